@@ -1,0 +1,116 @@
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+#include "core/cpu.h"
+#include "core/dispatch.h"
+#include "core/status.h"
+#include "gtest/gtest.h"
+
+namespace synops {
+namespace {
+
+TEST(Status, CheckPointerAllowsNullOnlyForEmpty) {
+  EXPECT_TRUE(CheckPointer(nullptr, 0, "src").ok());
+  const absl::Status s = CheckPointer(nullptr, 4, "src");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("src"), absl::string_view::npos) << s;
+}
+
+TEST(Status, CheckFormat) {
+  EXPECT_TRUE(CheckFormat(TensorFormat::kNchw).ok());
+  EXPECT_TRUE(CheckFormat(TensorFormat::kNhwc).ok());
+  EXPECT_FALSE(CheckFormat(TensorFormat::kUnknown).ok());
+  EXPECT_FALSE(CheckFormat(static_cast<TensorFormat>(2)).ok());
+}
+
+TEST(Status, CheckedBytesDetectsOverflow) {
+  size_t bytes = 7;
+  ASSERT_TRUE(CheckedBytes({3, 5, sizeof(float)}, "x", &bytes).ok());
+  EXPECT_EQ(bytes, 60u);
+  ASSERT_TRUE(CheckedBytes({0, std::numeric_limits<size_t>::max(), 4}, "x", &bytes).ok());
+  EXPECT_EQ(bytes, 0u);
+  const size_t big = size_t{1} << 62;
+  EXPECT_FALSE(CheckedBytes({big, sizeof(float)}, "x", &bytes).ok());  // elements fit, bytes don't
+  EXPECT_FALSE(CheckedBytes({big, 2}, "x", &bytes).ok());              // over PTRDIFF_MAX
+  EXPECT_FALSE(CheckedBytes({size_t{1} << 32, size_t{1} << 32}, "x", &bytes).ok());
+}
+
+TEST(Status, Overlap) {
+  std::vector<char> buf(100);
+  char* p = buf.data();
+  EXPECT_TRUE(CheckDisjoint(p, 10, "dst", p + 10, 10, "src").ok());
+  EXPECT_FALSE(CheckDisjoint(p, 11, "dst", p + 10, 10, "src").ok());
+  EXPECT_FALSE(CheckDisjoint(p, 10, "dst", p, 10, "src").ok());
+  EXPECT_TRUE(CheckDisjoint(p, 0, "dst", p, 10, "src").ok());
+  EXPECT_TRUE(CheckSameOrDisjoint(p, 10, "dst", p, 10, "src").ok());
+  EXPECT_FALSE(CheckSameOrDisjoint(p, 10, "dst", p + 1, 10, "src").ok());
+  EXPECT_FALSE(CheckSameOrDisjoint(p, 10, "dst", p, 12, "src").ok());
+}
+
+TEST(Isa, NamesRoundTrip) {
+  for (Isa isa : {Isa::kRef, Isa::kSse41, Isa::kAvx2, Isa::kAvx512, Isa::kAvx512Bf16,
+                  Isa::kAmxBf16, Isa::kNeon, Isa::kNeonBf16}) {
+    ASSERT_EQ(ParseIsa(IsaName(isa)), isa);
+  }
+  EXPECT_FALSE(ParseIsa("avx1024").has_value());
+}
+
+TEST(Cpu, FeaturesAreConsistent) {
+  const CpuFeatures& f = GetCpuFeatures();
+  std::printf("cpu features: %s\n", CpuFeaturesString().c_str());
+  EXPECT_TRUE(CpuSupports(Isa::kRef));
+  if (f.avx512bf16) EXPECT_TRUE(f.avx512f && f.avx512bw);
+  if (f.amx_bf16) EXPECT_TRUE(f.amx_tile);
+  if (f.neon_bf16) EXPECT_TRUE(f.neon);
+#if defined(__x86_64__)
+  EXPECT_TRUE(f.sse41) << "every x86-64 CPU this project targets has SSE4.1";
+  EXPECT_FALSE(f.neon);
+#elif defined(__aarch64__)
+  EXPECT_TRUE(f.neon);
+  EXPECT_FALSE(f.avx2);
+#endif
+}
+
+using Fn = int (*)();
+int RefFn() { return 0; }
+int Sse41Fn() { return 1; }
+int Avx512Fn() { return 3; }
+int NeonFn() { return 10; }
+
+TEST(Dispatch, TableSortsBestFirstAndHonoursCap) {
+  const KernelTable<Fn> table({{"ref", Isa::kRef, RefFn},
+                               {"neon", Isa::kNeon, NeonFn},
+                               {"sse41", Isa::kSse41, Sse41Fn},
+                               {"avx512", Isa::kAvx512, Avx512Fn}});
+  ASSERT_EQ(table.all().size(), 4u);
+  EXPECT_STREQ(table.all().back().name, "ref");
+  EXPECT_EQ(table.Find("sse41")->fn(), 1);
+  EXPECT_EQ(table.Find("nope"), nullptr);
+
+  SetMaxIsa(Isa::kRef);
+  EXPECT_STREQ(table.Best().name, "ref");
+  SetMaxIsa(std::nullopt);
+  const char* best = table.Best().name;
+  if (CpuSupports(Isa::kAvx512)) EXPECT_STREQ(best, "avx512");
+  if (CpuSupports(Isa::kNeon)) EXPECT_STREQ(best, "neon");
+  if (CpuSupports(Isa::kAvx512)) {
+    SetMaxIsa(Isa::kAvx2);
+    EXPECT_STREQ(table.Best().name, "sse41");
+    SetMaxIsa(Isa::kNeonBf16);  // a cap for the other architecture: no effect
+    EXPECT_STREQ(table.Best().name, "avx512");
+  }
+  SetMaxIsa(std::nullopt);
+}
+
+TEST(Dispatch, AllowedNeverExceedsCpu) {
+  SetMaxIsa(std::nullopt);
+  for (Isa isa : {Isa::kSse41, Isa::kAvx2, Isa::kAvx512, Isa::kAvx512Bf16, Isa::kAmxBf16,
+                  Isa::kNeon, Isa::kNeonBf16}) {
+    if (!CpuSupports(isa)) EXPECT_FALSE(IsaAllowed(isa)) << IsaName(isa);
+  }
+}
+
+}  // namespace
+}  // namespace synops

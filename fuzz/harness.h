@@ -1,0 +1,76 @@
+// Shared pieces of every differential fuzzer.
+//
+// A fuzzer turns its input into a problem (shape, parameters, data) with
+// DataProvider, runs the reference and every kernel the CPU supports, and on
+// a mismatch calls Fail() with the synbench problem string that reproduces it.
+#ifndef SYNOPS_FUZZ_HARNESS_H_
+#define SYNOPS_FUZZ_HARNESS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace synops {
+namespace fuzz {
+
+// Largest tensor a fuzzer may build, in bytes (keeps every run fast).
+inline constexpr size_t kMaxTensorBytes = 1 << 20;
+
+// Reads typed values from the fuzzer's bytes (like LLVM's FuzzedDataProvider,
+// written here so the replay tests build with gcc). When the bytes run out,
+// every read returns its minimum. Bulk data comes from Rng(), seeded from the
+// input, so small inputs still describe large tensors.
+class DataProvider {
+ public:
+  DataProvider(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+
+  // Uniform-ish integer in [lo, hi].
+  template <typename T>
+  T Integral(T lo, T hi) {
+    static_assert(std::is_integral_v<T>, "integral types only");
+    if (hi <= lo) return lo;
+    const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    uint64_t v = 0;
+    for (uint64_t r = range; r != 0 && pos_ < size_; r >>= 8) v = (v << 8) | data_[pos_++];
+    if (range != ~uint64_t{0}) v %= range + 1;
+    return static_cast<T>(static_cast<uint64_t>(lo) + v);
+  }
+  bool Bool() { return Integral<uint8_t>(0, 1) == 1; }
+  // One of the `n` values of an enum-like range [0, n).
+  int Pick(int n) { return Integral<int>(0, n - 1); }
+  // A float from the raw bytes (any bit pattern: NaN, Inf, denormals).
+  float AnyFloat();
+  // A float in [lo, hi].
+  float FloatIn(float lo, float hi);
+
+  // A generator seeded from the next 8 bytes.
+  std::mt19937_64 Rng() { return std::mt19937_64(Integral<uint64_t>(0, ~uint64_t{0})); }
+
+  // `n` floats: uniform in [lo, hi], mixed with special values (±0, the ends
+  // of the range, and, if `specials`, ±Inf, NaN, denormals and huge values)
+  // as the input chooses.
+  std::vector<float> Floats(size_t n, float lo, float hi, bool specials);
+
+  size_t remaining() const { return size_ - pos_; }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// Prints the mismatch and the reproduction, then aborts (libFuzzer saves the
+// input as a crash; the replay test fails).
+[[noreturn]] void Fail(const std::string& problem, const std::string& kernel,
+                       const std::string& detail);
+
+}  // namespace fuzz
+}  // namespace synops
+
+// Every fuzzer defines this (libFuzzer's entry point).
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+#endif  // SYNOPS_FUZZ_HARNESS_H_

@@ -1,0 +1,32 @@
+// Google Benchmark helpers: the copy-bandwidth baseline every op benchmark
+// reports next to its kernels, and kernel registration over a table.
+#ifndef SYNOPS_TESTING_BENCH_UTIL_H_
+#define SYNOPS_TESTING_BENCH_UTIL_H_
+
+#include <cstddef>
+#include <string>
+
+#include "benchmark/benchmark.h"
+#include "core/dispatch.h"
+
+namespace synops {
+namespace testing {
+
+// Registers BM_Copy/<label>: memcpy of `bytes` bytes from one buffer to
+// another. Bytes processed = bytes read + bytes written (2 * bytes), the same
+// accounting op benchmarks use, so ratios read as "% of copy bandwidth".
+void RegisterCopyBaseline(const std::string& label, size_t bytes);
+
+// Sizes, in bytes per array, of the three standard working sets.
+inline constexpr size_t kL1Bytes = 16 << 10;
+inline constexpr size_t kL2Bytes = 64 << 10;
+inline constexpr size_t kDramBytes = 64 << 20;
+
+// Skips the benchmark (visibly, as an error row) if the CPU cannot run `isa`.
+// Returns false if skipped.
+bool SkipUnlessSupported(benchmark::State& state, Isa isa);
+
+}  // namespace testing
+}  // namespace synops
+
+#endif  // SYNOPS_TESTING_BENCH_UTIL_H_

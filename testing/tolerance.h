@@ -1,0 +1,58 @@
+// The tolerances of SPEC.md §5, in one place, for tests, fuzzers and synbench.
+// No GoogleTest dependency: fuzzers and synbench use these too.
+#ifndef SYNOPS_TESTING_TOLERANCE_H_
+#define SYNOPS_TESTING_TOLERANCE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/types/span.h"
+
+namespace synops {
+namespace testing {
+
+// 2^-23: one FP32 ULP at 1.0 (the unit of the sum bound).
+inline constexpr double kFp32Eps = 1.0 / 8388608.0;
+
+// Bit patterns equal (NaN payloads and the sign of zero included).
+bool BitEqual(float a, float b);
+
+// Default FP32 bound: |got - ref| <= 1e-5 * max(1, |ref|).
+double RelBound(float ref);
+
+// Sum bound for reductions: n * 2^-23 * sum |terms|.
+double SumBound(size_t n, double sum_abs_terms);
+
+// Distance in units in the last place between two finite floats of any sign.
+int64_t UlpDistance(float a, float b);
+
+// BF16 result: got must equal Fp32ToBf16(ref) or a BF16 neighbour of it.
+bool WithinOneBf16Ulp(uint16_t got, float ref_fp32);
+
+// The first element that violates a bound, described for a failure message.
+struct Mismatch {
+  size_t index = 0;
+  double got = 0;
+  double want = 0;
+  double bound = 0;
+  std::string ToString() const;
+};
+
+// Bit-exact comparison.
+std::optional<Mismatch> CompareBitExact(absl::Span<const float> got, absl::Span<const float> want);
+std::optional<Mismatch> CompareBitExact(absl::Span<const uint16_t> got,
+                                        absl::Span<const uint16_t> want);
+
+// |got[i] - want[i]| <= bound[i]; NaN matches NaN only.
+std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<const float> want,
+                                      absl::Span<const double> bound);
+
+// Largest |got - want| over finite pairs (for reports).
+double MaxAbsError(absl::Span<const float> got, absl::Span<const float> want);
+
+}  // namespace testing
+}  // namespace synops
+
+#endif  // SYNOPS_TESTING_TOLERANCE_H_
