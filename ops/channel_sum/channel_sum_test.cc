@@ -1,0 +1,161 @@
+#include "ops/channel_sum/channel_sum.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bf16/bf16.h"
+#include "gtest/gtest.h"
+#include "ops/channel_sum/channel_sum_kernels.h"
+#include "testing/test_util.h"
+
+namespace synops {
+namespace {
+
+using ::synops::testing::GuardedBuffer;
+
+size_t At(TensorFormat f, size_t c, size_t s, size_t channels, size_t spatial) {
+  return f == TensorFormat::kNchw ? c * spatial + s : s * channels + c;
+}
+
+// Per-channel sum of |terms| in double: the scale of the SPEC sum bound.
+std::vector<double> SumAbs(const std::vector<uint16_t>& src, size_t channels, size_t spatial,
+                           TensorFormat f) {
+  std::vector<double> r(channels, 0.0);
+  for (size_t c = 0; c < channels; ++c) {
+    for (size_t s = 0; s < spatial; ++s) r[c] += std::fabs(Bf16ToFp32(src[At(f, c, s, channels, spatial)]));
+  }
+  return r;
+}
+
+const size_t kChannels[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100};
+const size_t kSpatial[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129, 1000};
+const TensorFormat kFormats[] = {TensorFormat::kNchw, TensorFormat::kNhwc};
+
+class ChannelSumKernel : public ::testing::TestWithParam<std::string> {};
+
+// Every kernel vs the reference at the SPEC sum bound, over every tail.
+TEST_P(ChannelSumKernel, MatchesReferenceOnAllTails) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
+  for (TensorFormat f : kFormats) {
+    for (size_t channels : kChannels) {
+      for (size_t spatial : kSpatial) {
+        const uint32_t seed = static_cast<uint32_t>(channels * 1000 + spatial);
+        const auto src = testing::RandomBf16(channels * spatial, -100.0f, 100.0f, seed);
+        std::vector<float> want(channels);
+        channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, want.data());
+        GuardedBuffer<float> got(channels);
+        kernel->fn(src.data(), channels, spatial, f, got.data());
+        ASSERT_TRUE(got.GuardsIntact()) << FormatName(f) << " c=" << channels << " s=" << spatial;
+        std::vector<double> bound = SumAbs(src, channels, spatial, f);
+        for (double& b : bound) b = testing::SumBound(spatial, b);
+        const auto mismatch = testing::CompareWithin(got.span(), want, bound);
+        ASSERT_FALSE(mismatch) << FormatName(f) << " c=" << channels << " s=" << spatial << ": "
+                               << mismatch->ToString();
+      }
+    }
+  }
+}
+
+// Integer-valued inputs: every partial sum is exact, so every kernel is exact.
+TEST_P(ChannelSumKernel, ExactOnIntegers) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
+  for (TensorFormat f : kFormats) {
+    const size_t channels = 37, spatial = 3000;
+    const auto ints = testing::RandomIntFloats(channels * spatial, -64, 64, 7);
+    std::vector<uint16_t> src(ints.size());
+    for (size_t i = 0; i < ints.size(); ++i) src[i] = Fp32ToBf16(ints[i]);
+    std::vector<double> exact(channels, 0.0);
+    for (size_t c = 0; c < channels; ++c) {
+      for (size_t s = 0; s < spatial; ++s) exact[c] += ints[At(f, c, s, channels, spatial)];
+    }
+    std::vector<float> got(channels);
+    kernel->fn(src.data(), channels, spatial, f, got.data());
+    for (size_t c = 0; c < channels; ++c) ASSERT_EQ(got[c], exact[c]) << FormatName(f) << " c=" << c;
+  }
+}
+
+// Extreme magnitudes: large values that cancel, tiny denormal-range BF16 values.
+TEST_P(ChannelSumKernel, EdgeValues) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
+  for (TensorFormat f : kFormats) {
+    const size_t channels = 19, spatial = 77;
+    std::vector<uint16_t> src(channels * spatial);
+    for (size_t i = 0; i < src.size(); ++i) {
+      const float mags[] = {1e30f, -1e30f, 1e-39f, -0.0f, 3.0f, 1e-20f};
+      src[i] = Fp32ToBf16(mags[(i * 7) % 6]);
+    }
+    std::vector<float> want(channels), got(channels);
+    channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, want.data());
+    kernel->fn(src.data(), channels, spatial, f, got.data());
+    std::vector<double> bound = SumAbs(src, channels, spatial, f);
+    for (double& b : bound) b = testing::SumBound(spatial, b);
+    const auto mismatch = testing::CompareWithin(got, want, bound);
+    ASSERT_FALSE(mismatch) << FormatName(f) << ": " << mismatch->ToString();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, ChannelSumKernel,
+                         ::testing::ValuesIn(testing::KernelNames(ChannelSum16bKernels())),
+                         testing::KernelNamePrinter());
+
+// The reference against a double-precision oracle, at the SPEC bound.
+TEST(ChannelSumRef, MatchesDoubleOracle) {
+  for (TensorFormat f : kFormats) {
+    const size_t channels = 23, spatial = 4097;
+    const auto src = testing::RandomBf16(channels * spatial, -1e3f, 1e3f, 3);
+    std::vector<float> got(channels);
+    channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, got.data());
+    const auto abs = SumAbs(src, channels, spatial, f);
+    for (size_t c = 0; c < channels; ++c) {
+      double exact = 0;
+      for (size_t s = 0; s < spatial; ++s) exact += Bf16ToFp32(src[At(f, c, s, channels, spatial)]);
+      ASSERT_LE(std::fabs(got[c] - exact), testing::SumBound(spatial, abs[c])) << c;
+    }
+  }
+}
+
+TEST(ChannelSumApi, UsesBestKernelAndHandlesZeroSizes) {
+  const auto src = testing::RandomBf16(5 * 9, -1, 1, 1);
+  std::vector<float> got(5), want(5);
+  ASSERT_TRUE(ChannelSum16b(src.data(), 5, 9, TensorFormat::kNhwc, got.data()).ok());
+  channel_sum_internal::ChannelSum16bRef(src.data(), 5, 9, TensorFormat::kNhwc, want.data());
+  for (int c = 0; c < 5; ++c) EXPECT_NEAR(got[c], want[c], 1e-5);
+
+  GuardedBuffer<float> zeros(4);
+  ASSERT_TRUE(ChannelSum16b(nullptr, 4, 0, TensorFormat::kNchw, zeros.data()).ok());
+  for (size_t c = 0; c < 4; ++c) EXPECT_EQ(zeros.data()[c], 0.0f);
+  EXPECT_TRUE(ChannelSum16b(nullptr, 0, 100, TensorFormat::kNchw, nullptr).ok());
+}
+
+TEST(ChannelSumApi, RejectsBadInputAndWritesNothing) {
+  std::vector<uint16_t> src(64, 0x3F80);
+  GuardedBuffer<float> sum(8);
+  const auto kBad = absl::StatusCode::kInvalidArgument;
+  EXPECT_EQ(ChannelSum16b(nullptr, 8, 8, TensorFormat::kNchw, sum.data()).code(), kBad);
+  EXPECT_EQ(ChannelSum16b(src.data(), 8, 8, TensorFormat::kNchw, nullptr).code(), kBad);
+  EXPECT_EQ(ChannelSum16b(src.data(), 8, 8, TensorFormat::kUnknown, sum.data()).code(), kBad);
+  EXPECT_EQ(ChannelSum16b(src.data(), 8, 8, static_cast<TensorFormat>(2), sum.data()).code(), kBad);
+  EXPECT_EQ(ChannelSum16b(src.data(), size_t{1} << 32, size_t{1} << 32, TensorFormat::kNchw,
+                          sum.data()).code(),
+            kBad);
+  EXPECT_EQ(ChannelSum16b(src.data(), size_t{1} << 62, 1, TensorFormat::kNchw, sum.data()).code(),
+            kBad);
+  // sum overlapping src.
+  EXPECT_EQ(ChannelSum16b(src.data(), 8, 8, TensorFormat::kNchw,
+                          reinterpret_cast<float*>(src.data() + 8)).code(),
+            kBad);
+  EXPECT_TRUE(sum.Untouched());
+  const absl::Status s = ChannelSum16b(src.data(), 8, 8, TensorFormat::kUnknown, sum.data());
+  EXPECT_NE(s.message().find("format"), absl::string_view::npos) << s;
+}
+
+TEST(ChannelSumApi, MaxIsaCap) {
+  SetMaxIsa(Isa::kRef);
+  EXPECT_STREQ(ChannelSum16bKernels().Best().name, "ref");
+  SetMaxIsa(std::nullopt);
+  if (CpuSupports(Isa::kAvx512)) EXPECT_STREQ(ChannelSum16bKernels().Best().name, "avx512");
+}
+
+}  // namespace
+}  // namespace synops
