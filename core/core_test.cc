@@ -93,8 +93,12 @@ TEST(Dispatch, TableSortsBestFirstAndHonoursCap) {
   EXPECT_STREQ(table.Best().name, "ref");
   SetMaxIsa(std::nullopt);
   const char* best = table.Best().name;
-  if (CpuSupports(Isa::kAvx512)) EXPECT_STREQ(best, "avx512");
-  if (CpuSupports(Isa::kNeon)) EXPECT_STREQ(best, "neon");
+  if (CpuSupports(Isa::kAvx512)) {
+    EXPECT_STREQ(best, "avx512");
+  }
+  if (CpuSupports(Isa::kNeon)) {
+    EXPECT_STREQ(best, "neon");
+  }
   if (CpuSupports(Isa::kAvx512)) {
     SetMaxIsa(Isa::kAvx2);
     EXPECT_STREQ(table.Best().name, "sse41");
@@ -108,7 +112,9 @@ TEST(Dispatch, AllowedNeverExceedsCpu) {
   SetMaxIsa(std::nullopt);
   for (Isa isa : {Isa::kSse41, Isa::kAvx2, Isa::kAvx512, Isa::kAvx512Bf16, Isa::kAmxBf16,
                   Isa::kNeon, Isa::kNeonBf16}) {
-    if (!CpuSupports(isa)) EXPECT_FALSE(IsaAllowed(isa)) << IsaName(isa);
+    if (!CpuSupports(isa)) {
+      EXPECT_FALSE(IsaAllowed(isa)) << IsaName(isa);
+    }
   }
 }
 

@@ -154,7 +154,9 @@ TEST(ChannelSumApi, MaxIsaCap) {
   SetMaxIsa(Isa::kRef);
   EXPECT_STREQ(ChannelSum16bKernels().Best().name, "ref");
   SetMaxIsa(std::nullopt);
-  if (CpuSupports(Isa::kAvx512)) EXPECT_STREQ(ChannelSum16bKernels().Best().name, "avx512");
+  if (CpuSupports(Isa::kAvx512)) {
+    EXPECT_STREQ(ChannelSum16bKernels().Best().name, "avx512");
+  }
 }
 
 }  // namespace

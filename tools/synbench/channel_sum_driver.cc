@@ -1,0 +1,79 @@
+// synbench driver for channel_sum: channel_sum:c<C>,s<S>,nchw|nhwc
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "bf16/bf16.h"
+#include "ops/channel_sum/channel_sum_kernels.h"
+#include "testing/tolerance.h"
+#include "tools/synbench/driver.h"
+
+namespace synops {
+namespace synbench {
+namespace {
+
+class ChannelSumDriver : public OpDriver {
+ public:
+  absl::Status Setup(const Problem& p) override {
+    const absl::Status keys = p.OnlyUses({"c", "s"}, {"nchw", "nhwc"});
+    if (!keys.ok()) return keys;
+    auto c = p.Size("c"), s = p.Size("s");
+    if (!c.ok()) return c.status();
+    if (!s.ok()) return s.status();
+    channels_ = *c;
+    spatial_ = *s;
+    format_ = p.Has("nhwc") ? TensorFormat::kNhwc : TensorFormat::kNchw;
+    src_.resize(channels_ * spatial_);
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> dist(-10.0f, 10.0f);
+    for (uint16_t& v : src_) v = Fp32ToBf16(dist(rng));
+    want_.resize(channels_);
+    got_.resize(channels_);
+    channel_sum_internal::ChannelSum16bRef(src_.data(), channels_, spatial_, format_, want_.data());
+    bound_.assign(channels_, 0.0);
+    for (size_t c = 0; c < channels_; ++c) {
+      for (size_t i = 0; i < spatial_; ++i) {
+        const size_t at = format_ == TensorFormat::kNchw ? c * spatial_ + i : i * channels_ + c;
+        bound_[c] += std::fabs(Bf16ToFp32(src_[at]));
+      }
+      bound_[c] = testing::SumBound(spatial_, bound_[c]);
+    }
+    return absl::OkStatus();
+  }
+
+  std::vector<KernelInfo> Kernels() const override { return KernelInfos(ChannelSum16bKernels()); }
+
+  void Run(const std::string& kernel) override {
+    ChannelSum16bKernels().Find(kernel)->fn(src_.data(), channels_, spatial_, format_, got_.data());
+  }
+
+  CheckResult Check(const std::string& kernel) override {
+    Run(kernel);
+    CheckResult r;
+    r.max_error = testing::MaxAbsError(got_, want_);
+    if (auto m = testing::CompareWithin(got_, want_, bound_)) {
+      r.ok = false;
+      r.detail = m->ToString();
+    }
+    return r;
+  }
+
+  double Bytes() const override { return static_cast<double>(src_.size() * 2 + channels_ * 4); }
+  double Flops() const override { return static_cast<double>(src_.size()); }
+
+ private:
+  size_t channels_ = 0, spatial_ = 0;
+  TensorFormat format_ = TensorFormat::kNchw;
+  std::vector<uint16_t> src_;
+  std::vector<float> want_, got_;
+  std::vector<double> bound_;
+};
+
+const bool kRegistered = RegisterOp(
+    "channel_sum", [] { return std::make_unique<ChannelSumDriver>(); },
+    {"channel_sum:c256,s3136,nchw", "channel_sum:c256,s3136,nhwc", "channel_sum:c3,s50176,nhwc",
+     "channel_sum:c1000,s49,nchw"});
+
+}  // namespace
+}  // namespace synbench
+}  // namespace synops
