@@ -1,5 +1,6 @@
 // Differential fuzzer for the bf16 package: every supported kernel of every
 // function against the reference, bit-exact.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -60,7 +61,7 @@ void FuzzTranspose(fuzz::DataProvider& in) {
   bf16_internal::Transpose1xWRef(src.data(), height, width, e, w, want.data());
   for (const auto& k : Transpose1xWKernels().all()) {
     if (!CpuSupports(k.isa)) continue;
-    std::memset(got.data(), 0xCD, got.size());
+    std::fill(got.begin(), got.end(), uint8_t{0xCD});
     k.fn(src.data(), height, width, e, w, got.data());
     if (got != want) {
       fuzz::Fail(absl::StrCat("bf16:transpose1xw,h", height, ",w", width, ",e", e, ",chunk", w),

@@ -13,6 +13,14 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET != HWY_SCALAR
 
+// Widens lanes of BF16 at p to FP32 (channel order kept).
+template <class DF>
+HWY_INLINE hn::Vec<DF> Widen(DF df, const uint16_t* HWY_RESTRICT p) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> d16;
+  return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, p))));
+}
+
 // Sum of one contiguous BF16 row. Widening with ZipLower/ZipUpper (BF16 bits
 // into the upper half of a zeroed 32-bit lane) changes the lane order, which
 // does not matter for a sum.
@@ -21,34 +29,42 @@ HWY_INLINE float SumRow(const uint16_t* HWY_RESTRICT src, size_t n) {
   const hn::RepartitionToWide<decltype(d16)> d32;
   const hn::RebindToFloat<decltype(d32)> df;
   const size_t lanes = hn::Lanes(d16);
-  const auto zero = hn::Zero(d16);
-  auto acc0 = hn::Zero(df), acc1 = hn::Zero(df), acc2 = hn::Zero(df), acc3 = hn::Zero(df);
+  float s = 0.0f;
   size_t i = 0;
-  for (; i + 2 * lanes <= n; i += 2 * lanes) {
-    const auto a = hn::LoadU(d16, src + i);
-    const auto b = hn::LoadU(d16, src + i + lanes);
-    acc0 = hn::Add(acc0, hn::BitCast(df, hn::ZipLower(d32, zero, a)));
-    acc1 = hn::Add(acc1, hn::BitCast(df, hn::ZipUpper(d32, zero, a)));
-    acc2 = hn::Add(acc2, hn::BitCast(df, hn::ZipLower(d32, zero, b)));
-    acc3 = hn::Add(acc3, hn::BitCast(df, hn::ZipUpper(d32, zero, b)));
+  if (n >= 2 * lanes) {  // short rows skip the full-width reduction
+    const auto zero = hn::Zero(d16);
+    auto acc0 = hn::Zero(df), acc1 = hn::Zero(df), acc2 = hn::Zero(df), acc3 = hn::Zero(df);
+    for (; i + 2 * lanes <= n; i += 2 * lanes) {
+      const auto a = hn::LoadU(d16, src + i);
+      const auto b = hn::LoadU(d16, src + i + lanes);
+      acc0 = hn::Add(acc0, hn::BitCast(df, hn::ZipLower(d32, zero, a)));
+      acc1 = hn::Add(acc1, hn::BitCast(df, hn::ZipUpper(d32, zero, a)));
+      acc2 = hn::Add(acc2, hn::BitCast(df, hn::ZipLower(d32, zero, b)));
+      acc3 = hn::Add(acc3, hn::BitCast(df, hn::ZipUpper(d32, zero, b)));
+    }
+    if (i + lanes <= n) {
+      const auto a = hn::LoadU(d16, src + i);
+      acc0 = hn::Add(acc0, hn::BitCast(df, hn::ZipLower(d32, zero, a)));
+      acc1 = hn::Add(acc1, hn::BitCast(df, hn::ZipUpper(d32, zero, a)));
+      i += lanes;
+    }
+    s = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(acc0, acc1), hn::Add(acc2, acc3))));
   }
-  if (i + lanes <= n) {
-    const auto a = hn::LoadU(d16, src + i);
-    acc0 = hn::Add(acc0, hn::BitCast(df, hn::ZipLower(d32, zero, a)));
-    acc1 = hn::Add(acc1, hn::BitCast(df, hn::ZipUpper(d32, zero, a)));
-    i += lanes;
+  // Tail in 8- then 4-lane steps (short rows, e.g. 7x7 spatial, are mostly tail).
+  const hn::CappedTag<float, 8> d8;  // 4 lanes on 128-bit targets
+  const size_t lanes8 = hn::Lanes(d8);
+  if (i + lanes8 <= n) {
+    auto acc = hn::Zero(d8);
+    for (; i + lanes8 <= n; i += lanes8) acc = hn::Add(acc, Widen(d8, src + i));
+    s += hn::GetLane(hn::SumOfLanes(d8, acc));
   }
-  float s = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(acc0, acc1), hn::Add(acc2, acc3))));
+  const hn::CappedTag<float, 4> d4;
+  if (i + 4 <= n) {
+    s += hn::GetLane(hn::SumOfLanes(d4, Widen(d4, src + i)));
+    i += 4;
+  }
   for (; i < n; ++i) s += Bf16ToFp32(src[i]);
   return s;
-}
-
-// Widens lanes of BF16 at p to FP32 (channel order kept).
-template <class DF>
-HWY_INLINE hn::Vec<DF> Widen(DF df, const uint16_t* HWY_RESTRICT p) {
-  const hn::RebindToUnsigned<DF> du;
-  const hn::Rebind<uint16_t, DF> d16;
-  return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, p))));
 }
 
 // sum[0..channels) += the `rows` (1..4) consecutive NHWC rows at `src`.
@@ -73,10 +89,37 @@ HWY_INLINE void AccumulateRows(const uint16_t* HWY_RESTRICT src, size_t channels
   }
 }
 
+// NHWC with fewer channels than lanes: the tensor is a flat array whose
+// element i belongs to channel i % channels. Step by m = channels *
+// (lanes / channels) elements so that lane j always holds channel j % channels,
+// masking lanes >= m; fold the lanes into `sum` at the end.
+HWY_INLINE void SumFewChannelsNhwc(const uint16_t* HWY_RESTRICT src, size_t channels,
+                                   size_t total, float* HWY_RESTRICT sum) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  const size_t m = channels * (lanes / channels);
+  const auto mask = hn::FirstN(df, m);
+  auto acc0 = hn::Zero(df), acc1 = hn::Zero(df);
+  size_t i = 0;
+  for (; i + m + lanes <= total; i += 2 * m) {
+    acc0 = hn::Add(acc0, hn::IfThenElseZero(mask, Widen(df, src + i)));
+    acc1 = hn::Add(acc1, hn::IfThenElseZero(mask, Widen(df, src + i + m)));
+  }
+  HWY_ALIGN float lane_sums[hn::MaxLanes(df)];
+  hn::Store(hn::Add(acc0, acc1), df, lane_sums);
+  for (size_t c = 0; c < channels; ++c) sum[c] = 0.0f;
+  for (size_t j = 0; j < m; ++j) sum[j % channels] += lane_sums[j];
+  for (; i < total; ++i) sum[i % channels] += Bf16ToFp32(src[i]);
+}
+
 void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, TensorFormat format,
                       float* sum) {
   if (format == TensorFormat::kNchw) {
     for (size_t c = 0; c < channels; ++c) sum[c] = SumRow(src + c * spatial, spatial);
+    return;
+  }
+  if (channels < hn::Lanes(hn::ScalableTag<float>())) {
+    SumFewChannelsNhwc(src, channels, channels * spatial, sum);
     return;
   }
   // NHWC: stream the rows in memory order, accumulating in `sum` (L1-resident
