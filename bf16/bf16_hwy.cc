@@ -80,6 +80,7 @@ void Transpose1xWHwy(const uint8_t* src, size_t height, size_t width, size_t ele
   const size_t tail = width - full_blocks * w;  // elements in the last, partial block
   const size_t row_bytes = width * element_size;
   const size_t block_stride = height * block_bytes;
+  if (full_blocks == 0 && tail == 0) return;  // empty output (dst may be null)
   for (size_t y = 0; y < height; ++y) {
     const uint8_t* in = src + y * row_bytes;
     uint8_t* out = dst + y * block_bytes;
