@@ -28,6 +28,13 @@ int64_t UlpDistance(float a, float b) {
   return d < 0 ? -d : d;
 }
 
+bool WithinUlpOrAbs(float got, float want, int64_t max_ulp, double max_abs) {
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  if (std::isinf(got) || std::isinf(want)) return got == want;
+  return UlpDistance(got, want) <= max_ulp ||
+         std::fabs(static_cast<double>(got) - static_cast<double>(want)) <= max_abs;
+}
+
 bool WithinOneBf16Ulp(uint16_t got, float ref_fp32) {
   const uint16_t want = Fp32ToBf16(ref_fp32);
   if (std::isnan(ref_fp32)) return std::isnan(Bf16ToFp32(got));
@@ -35,8 +42,10 @@ bool WithinOneBf16Ulp(uint16_t got, float ref_fp32) {
 }
 
 std::string Mismatch::ToString() const {
-  return absl::StrFormat("element %d: got %.9g, want %.9g (|diff| %.3g > bound %.3g)", index, got,
-                         want, std::fabs(got - want), bound);
+  std::string s = absl::StrFormat("element %d: got %.9g, want %.9g (|diff| %.3g > bound %.3g)",
+                                  index, got, want, std::fabs(got - want), bound);
+  if (!note.empty()) absl::StrAppend(&s, " [", note, "]");
+  return s;
 }
 
 std::optional<Mismatch> CompareBitExact(absl::Span<const float> got, absl::Span<const float> want) {

@@ -28,6 +28,11 @@ double SumBound(size_t n, double sum_abs_terms);
 // Distance in units in the last place between two finite floats of any sign.
 int64_t UlpDistance(float a, float b);
 
+// Bounds stated in ULP "or" absolute (SPEC.md §3 unary): true if
+// UlpDistance(got, want) <= max_ulp or |got - want| <= max_abs. NaN matches
+// only NaN; an infinity matches only itself.
+bool WithinUlpOrAbs(float got, float want, int64_t max_ulp, double max_abs);
+
 // BF16 result: got must equal Fp32ToBf16(ref) or a BF16 neighbour of it.
 bool WithinOneBf16Ulp(uint16_t got, float ref_fp32);
 
@@ -37,6 +42,7 @@ struct Mismatch {
   double got = 0;
   double want = 0;
   double bound = 0;
+  std::string note;  // optional context, e.g. the input that produced `got`
   std::string ToString() const;
 };
 
