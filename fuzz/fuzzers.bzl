@@ -9,6 +9,7 @@ The campaign runner and the corpus filegroups read this list.
 SYNOPS_FUZZERS = {
     "bf16": "//bf16:bf16_fuzz",
     "channel_sum": "//ops/channel_sum:channel_sum_fuzz",
+    "eltwise": "//ops/eltwise:eltwise_fuzz",
     "unary": "//ops/unary:unary_fuzz",
     # Fuzzes fuzz/harness.h itself; a quick smoke test of the campaign runner.
     "selftest": "//fuzz/selftest:selftest_fuzz",

@@ -24,6 +24,11 @@ std::vector<uint16_t> RandomBf16(size_t n, float lo, float hi, uint32_t seed);
 // Integer-valued floats in [lo, hi]: sums of these are exact in FP32.
 std::vector<float> RandomIntFloats(size_t n, int lo, int hi, uint32_t seed);
 
+// `n` floats, uniform in [-10, 10] mixed (about one in four) with edge values:
+// ±0, ±Inf, ±3e38, ±1e20, ±FLT_MIN, denormals (±1e-40, ±denorm_min), ±1 and,
+// if `with_nan`, NaN. Deterministic in `seed`.
+std::vector<float> EdgeFloats(size_t n, uint32_t seed, bool with_nan = false);
+
 // Sizes that hit every tail of vectors up to 64 elements (XNNPACK-style):
 // 0..(2*64+1), then some larger odd and even sizes.
 std::vector<size_t> TailSizes(size_t max_vector = 64);

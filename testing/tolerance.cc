@@ -66,6 +66,16 @@ std::optional<Mismatch> CompareBitExact(absl::Span<const uint16_t> got,
   return std::nullopt;
 }
 
+std::optional<Mismatch> CompareBitExactOrNan(absl::Span<const float> got,
+                                             absl::Span<const float> want) {
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    if (std::isnan(got[i]) && std::isnan(want[i])) continue;
+    if (!BitEqual(got[i], want[i])) return Mismatch{i, got[i], want[i], 0.0};
+  }
+  if (got.size() != want.size()) return Mismatch{std::min(got.size(), want.size()), 0, 0, 0};
+  return std::nullopt;
+}
+
 std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<const float> want,
                                       absl::Span<const double> bound) {
   for (size_t i = 0; i < got.size() && i < want.size(); ++i) {

@@ -51,6 +51,11 @@ std::optional<Mismatch> CompareBitExact(absl::Span<const float> got, absl::Span<
 std::optional<Mismatch> CompareBitExact(absl::Span<const uint16_t> got,
                                         absl::Span<const uint16_t> want);
 
+// Bit-exact except that any NaN matches any NaN (ops that are bit-exact "for
+// non-NaN inputs": a NaN's payload may differ, the sign of zero may not).
+std::optional<Mismatch> CompareBitExactOrNan(absl::Span<const float> got,
+                                             absl::Span<const float> want);
+
 // |got[i] - want[i]| <= bound[i]; NaN matches NaN only.
 std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<const float> want,
                                       absl::Span<const double> bound);

@@ -1,0 +1,105 @@
+// synbench driver for eltwise: eltwise:product|sum|max|min,count<K>,n<N>[,inplace]
+// (`inplace`: dst is src[0]).
+#include <random>
+#include <vector>
+
+#include "ops/eltwise/eltwise_kernels.h"
+#include "testing/tolerance.h"
+#include "tools/synbench/driver.h"
+
+namespace synops {
+namespace synbench {
+namespace {
+
+class EltwiseDriver : public OpDriver {
+ public:
+  absl::Status Setup(const Problem& p) override {
+    const absl::Status keys = p.OnlyUses({"count", "n"}, {"product", "sum", "max", "min", "inplace"});
+    if (!keys.ok()) return keys;
+    int ops = 0;
+    for (EltwiseOp op : {EltwiseOp::kProduct, EltwiseOp::kSum, EltwiseOp::kMax, EltwiseOp::kMin}) {
+      if (p.Has(EltwiseOpName(op))) op_ = op, ++ops;
+    }
+    if (ops != 1) return absl::InvalidArgumentError("eltwise needs one of product, sum, max, min");
+    auto count = p.Size("count"), n = p.Size("n");
+    if (!count.ok()) return count.status();
+    if (!n.ok()) return n.status();
+    if (*count < 2) return absl::InvalidArgumentError("eltwise needs count >= 2");
+    count_ = *count;
+    n_ = *n;
+    in_place_ = p.Has("inplace");
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> dist(0.5f, 2.0f);
+    inputs_.assign(count_, std::vector<float>(n_));
+    for (auto& v : inputs_) {
+      for (float& x : v) x = dist(rng);
+    }
+    weight_.resize(count_);
+    for (float& w : weight_) w = dist(rng) - 1.25f;
+    work_ = inputs_;
+    work_ptrs_ = Pointers(work_);  // work_[i] keep their storage: assignments below keep the size
+    want_.resize(n_);
+    eltwise_internal::EltwiseRef(Pointers(inputs_).data(), weight_.data(), count_, n_, op_,
+                                 want_.data());
+    got_.resize(n_);
+    return absl::OkStatus();
+  }
+
+  std::vector<KernelInfo> Kernels() const override { return KernelInfos(EltwiseKernels()); }
+
+  // In place, repeated runs keep updating src[0] (timing only; Check restores it).
+  void Run(const std::string& kernel) override {
+    float* dst = in_place_ ? work_[0].data() : got_.data();
+    EltwiseKernels().Find(kernel)->fn(work_ptrs_.data(), weight_.data(), count_, n_, op_, dst);
+  }
+
+  CheckResult Check(const std::string& kernel) override {
+    work_[0] = inputs_[0];
+    Run(kernel);
+    const std::vector<float>& got = in_place_ ? work_[0] : got_;
+    CheckResult r;
+    r.max_error = testing::MaxAbsError(got, want_);
+    std::optional<testing::Mismatch> m;
+    if (op_ == EltwiseOp::kSum) {
+      std::vector<double> bound(n_);
+      for (size_t j = 0; j < n_; ++j) bound[j] = testing::RelBound(want_[j]);
+      m = testing::CompareWithin(got, want_, bound);
+    } else {
+      m = testing::CompareBitExactOrNan(got, want_);
+    }
+    if (m) {
+      r.ok = false;
+      r.detail = m->ToString();
+    }
+    work_[0] = inputs_[0];
+    return r;
+  }
+
+  double Bytes() const override { return static_cast<double>((count_ + 1) * n_ * sizeof(float)); }
+  double Flops() const override {
+    return static_cast<double>(n_ * (op_ == EltwiseOp::kSum ? 2 * count_ - 1 : count_ - 1));
+  }
+
+ private:
+  static std::vector<const float*> Pointers(const std::vector<std::vector<float>>& v) {
+    std::vector<const float*> p;
+    for (const auto& x : v) p.push_back(x.data());
+    return p;
+  }
+
+  EltwiseOp op_ = EltwiseOp::kSum;
+  size_t count_ = 0, n_ = 0;
+  bool in_place_ = false;
+  std::vector<std::vector<float>> inputs_, work_;
+  std::vector<const float*> work_ptrs_;
+  std::vector<float> weight_, want_, got_;
+};
+
+const bool kRegistered = RegisterOp(
+    "eltwise", [] { return std::make_unique<EltwiseDriver>(); },
+    {"eltwise:sum,count2,n1048576", "eltwise:product,count3,n100000", "eltwise:max,count2,n4099",
+     "eltwise:min,count9,n65536,inplace", "eltwise:sum,count6,n802816"});
+
+}  // namespace
+}  // namespace synbench
+}  // namespace synops
