@@ -15,6 +15,8 @@ SYNOPS_COPTS = [
     "-Wextra",
     "-Wno-unused-parameter",
     "-Wno-missing-field-initializers",
+    # Highway targets synops has no kernel names for: skip compiling them.
+    "-DHWY_DISABLED_TARGETS=(HWY_SSSE3|HWY_AVX3_DL)",
 ] + select({
     # Highway's NEON target needs the AES extension enabled with GCC.
     "//platforms:aarch64": ["-march=armv8-a+crypto"],
