@@ -8,6 +8,7 @@
 #define HWY_TARGET_INCLUDE "ops/unary/unary_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must follow foreach_target.h.
+#include <cstdint>
 #include <cstring>
 
 #include "hwy/contrib/math/math-inl.h"
@@ -32,6 +33,16 @@ alignas(64) const float kErfCoeffs[5][32] = {
   {1.408213191e-02f, 6.682303548e-02f, 1.260934472e-01f, 1.660235226e-01f, 1.827150285e-01f, 1.762429923e-01f, 1.505973637e-01f, 1.124135330e-01f, 6.928256899e-02f, 2.812225558e-02f, -5.990345497e-03f, -3.033852577e-02f, -4.446328059e-02f, -4.962049797e-02f, -4.804165289e-02f, -4.223253950e-02f, -3.444231674e-02f, -2.637353167e-02f, -1.910334639e-02f, -1.315454021e-02f, -8.641516790e-03f, -5.429656710e-03f, -3.269446315e-03f, -1.889556763e-03f, -1.049446641e-03f, -5.606689956e-04f, -2.883732086e-04f, -1.428903633e-04f, -6.825035962e-05f, -3.143952927e-05f, -1.397329834e-05f, 0.0f},
 };
 
+// log(m), m = getmant(x) in [0.75, 1.5), on bucket j = the top five
+// mantissa bits of m (width 1/32 on [1, 1.5), 1/64 on [0.75, 1)):
+// {1/c_j rounded to float, -log of that float}, c_j the bucket's midpoint
+// except c = 1 for the two buckets next to 1 (so log is exact-relative there).
+// Then log(m) = log_c + log1p(m/c - 1) with |m/c - 1| <= 1/32.
+alignas(64) const float kLogTable[2][32] = {
+  {1.000000000e+00f, 9.552238584e-01f, 9.275362492e-01f, 9.014084339e-01f, 8.767123222e-01f, 8.533333540e-01f, 8.311688304e-01f, 8.101266026e-01f, 7.901234627e-01f, 7.710843086e-01f, 7.529411912e-01f, 7.356321812e-01f, 7.191011310e-01f, 7.032967210e-01f, 6.881720424e-01f, 6.736842394e-01f, 1.319587588e+00f, 1.292929292e+00f, 1.267326713e+00f, 1.242718458e+00f, 1.219047666e+00f, 1.196261644e+00f, 1.174311876e+00f, 1.153153181e+00f, 1.132743359e+00f, 1.113043427e+00f, 1.094017148e+00f, 1.075630307e+00f, 1.057851195e+00f, 1.040650368e+00f, 1.024000049e+00f, 1.000000000e+00f},
+  {-0.000000000e+00f, 4.580955952e-02f, 7.522340119e-02f, 1.037968099e-01f, 1.315763593e-01f, 1.586050093e-01f, 1.849223375e-01f, 2.105647475e-01f, 2.355660647e-01f, 2.599575520e-01f, 2.837681472e-01f, 3.070250452e-01f, 3.297532797e-01f, 3.519763947e-01f, 3.737164140e-01f, 3.949937522e-01f, -2.773192525e-01f, -2.569104135e-01f, -2.369097322e-01f, -2.173012793e-01f, -1.980699450e-01f, -1.792013943e-01f, -1.606823355e-01f, -1.425000876e-01f, -1.246424392e-01f, -1.070980877e-01f, -8.985637873e-02f, -7.290682197e-02f, -5.623967573e-02f, -3.984587267e-02f, -2.371657453e-02f, -0.000000000e+00f},
+};
+
 }  // namespace unary_internal
 }  // namespace synops
 #endif  // SYNOPS_OPS_UNARY_UNARY_HWY_TABLES_
@@ -49,6 +60,63 @@ using VF = hn::Vec<DF>;
 
 HWY_INLINE VF FromBits(DF d, uint32_t bits) { return hn::BitCast(d, hn::Set(DU(), bits)); }
 
+#if HWY_TARGET == HWY_AVX3
+// Four vectors of the main loop; ops that mix the divider with Newton
+// iterations overload this (see RcpOp, SqrtOp).
+template <class Op>
+HWY_INLINE void Quad(const Op& op, VF& a, VF& b, VF& c, VF& e) {
+  const DF d;
+  a = op(d, a), b = op(d, b), c = op(d, c), e = op(d, e);
+}
+
+// Arrays at least this large (and not in place) are written with
+// non-temporal stores: they would not stay in cache anyway, and streaming
+// saves reading the destination lines before overwriting them.
+constexpr size_t kStreamBytes = size_t{8} << 20;
+
+// dst[i] = op(d, src[i]): a masked head that aligns dst to 64 bytes, four
+// vectors per iteration with aligned (or streaming) stores, a masked tail.
+// Masked loads never touch memory outside the arrays; in place is safe
+// because every element is loaded before its own store.
+template <class Op>
+HWY_INLINE void Map(const float* src, size_t n, float* dst, Op op) {
+  const DF d;
+  size_t i = 0;
+  const size_t misaligned = (reinterpret_cast<uintptr_t>(dst) / sizeof(float)) & 15;
+  if (misaligned != 0) {
+    const size_t head = HWY_MIN(16 - misaligned, n);
+    const __mmask16 m = static_cast<__mmask16>((1u << head) - 1);
+    _mm512_mask_storeu_ps(dst, m, op(d, VF{_mm512_maskz_loadu_ps(m, src)}).raw);
+    i = head;
+  }
+  if (n * sizeof(float) >= kStreamBytes && src != dst) {
+    for (; i + 64 <= n; i += 64) {
+      VF a = hn::LoadU(d, src + i), b = hn::LoadU(d, src + i + 16);
+      VF c = hn::LoadU(d, src + i + 32), e = hn::LoadU(d, src + i + 48);
+      Quad(op, a, b, c, e);
+      _mm512_stream_ps(dst + i, a.raw);
+      _mm512_stream_ps(dst + i + 16, b.raw);
+      _mm512_stream_ps(dst + i + 32, c.raw);
+      _mm512_stream_ps(dst + i + 48, e.raw);
+    }
+    _mm_sfence();
+  }
+  for (; i + 64 <= n; i += 64) {
+    VF a = hn::LoadU(d, src + i), b = hn::LoadU(d, src + i + 16);
+    VF c = hn::LoadU(d, src + i + 32), e = hn::LoadU(d, src + i + 48);
+    Quad(op, a, b, c, e);
+    hn::Store(a, d, dst + i);
+    hn::Store(b, d, dst + i + 16);
+    hn::Store(c, d, dst + i + 32);
+    hn::Store(e, d, dst + i + 48);
+  }
+  for (; i + 16 <= n; i += 16) hn::Store(op(d, hn::LoadU(d, src + i)), d, dst + i);
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(dst + i, m, op(d, VF{_mm512_maskz_loadu_ps(m, src + i)}).raw);
+  }
+}
+#else
 // dst[i] = op(d, src[i]) over whole vectors, then the tail through a
 // zero-padded buffer (never past either array, and safe in place).
 template <class Op>
@@ -73,6 +141,238 @@ HWY_INLINE void Map(const float* src, size_t n, float* dst, Op op) {
     std::memcpy(dst + i, buf, (n - i) * sizeof(float));
   }
 }
+#endif  // HWY_TARGET == HWY_AVX3
+
+#if HWY_TARGET == HWY_AVX3
+// ---- AVX-512: the same ops with instructions Highway 1.0.3 does not wrap
+// (getmant/getexp, scalef, permutex2var, fixupimm, rcp14/rsqrt14), written
+// for throughput. Every function here is checked by the same tests. ----
+namespace x512 {
+
+HWY_INLINE __m512 C(float f) { return _mm512_set1_ps(f); }
+HWY_INLINE __m512 Abs(__m512 x) {
+  return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7FFFFFFF)));
+}
+// |m| with the sign of s (vpternlog: (m & ~signbit) | (s & signbit)).
+HWY_INLINE __m512 WithSignOf(__m512 m, __m512 s) {
+  return _mm512_castsi512_ps(_mm512_ternarylogic_epi32(_mm512_set1_epi32(0x7FFFFFFF),
+                                                       _mm512_castps_si512(m),
+                                                       _mm512_castps_si512(s), 0xCA));
+}
+HWY_INLINE __m512 Xor(__m512 a, __m512i b) {
+  return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), b));
+}
+HWY_INLINE __m512 Table(const float* t, __m512i idx) {
+  return _mm512_permutex2var_ps(_mm512_load_ps(t), idx, _mm512_load_ps(t + 16));
+}
+
+constexpr float kLn2Hi = 0.693145751953125f;  // 12 bits: n * kLn2Hi is exact
+constexpr float kLn2Lo = 1.42860677e-06f;
+constexpr float kLog2e = 1.44269502f;
+
+// e^r - 1 - r for |r| <= ln2/2, as r^2 * q(r): relative error 1.4e-8 of e^r - 1.
+HWY_INLINE __m512 Expm1Tail(__m512 r) {
+  __m512 q = _mm512_fmadd_ps(C(1.3882393250241876e-03f), r, C(8.367180824279785e-03f));
+  q = _mm512_fmadd_ps(q, r, C(4.166722297668457e-02f));
+  q = _mm512_fmadd_ps(q, r, C(1.6666539013385773e-01f));
+  q = _mm512_fmadd_ps(q, r, C(4.999999701976776e-01f));
+  return _mm512_mul_ps(_mm512_mul_ps(r, r), q);
+}
+
+// x = n ln2 + r, |r| <= ln2/2 (Cody-Waite; exact first step), n rounded by
+// adding 1.5 * 2^23 (an FMA and a subtraction instead of roundscale).
+HWY_INLINE __m512 ReduceLn2(__m512 x, __m512* n) {
+  const __m512 magic = C(12582912.0f);
+  *n = _mm512_sub_ps(_mm512_fmadd_ps(x, C(kLog2e), magic), magic);
+  return _mm512_fnmadd_ps(*n, C(kLn2Lo), _mm512_fnmadd_ps(*n, C(kLn2Hi), x));
+}
+
+// e^x: 2^n * p(r), p of degree 6 (relative error 3.3e-9), scalef rounds into
+// denormals and overflows to Inf. x is clamped to [-104, 104] (min/max keep NaN).
+HWY_INLINE __m512 Exp(__m512 x) {
+  x = _mm512_min_ps(C(104.0f), _mm512_max_ps(C(-104.0f), x));
+  __m512 n;
+  const __m512 r = ReduceLn2(x, &n);
+  __m512 p = _mm512_fmadd_ps(C(1.3813142431899905e-03f), r, C(8.369418792426586e-03f));
+  p = _mm512_fmadd_ps(p, r, C(4.166845604777336e-02f));
+  p = _mm512_fmadd_ps(p, r, C(1.6666515171527863e-01f));
+  p = _mm512_fmadd_ps(p, r, C(4.999999403953552e-01f));
+  p = _mm512_fmadd_ps(p, r, C(1.0f));
+  p = _mm512_fmadd_ps(p, r, C(1.0f));
+  return _mm512_scalef_ps(p, n);
+}
+
+// log x = E ln2 + log c_j + log1p(r): getmant/getexp handle denormals, ±0
+// (getexp = -Inf gives -Inf), +Inf, NaN and negative inputs (NaN).
+HWY_INLINE __m512 Log(__m512 x) {
+  const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
+  __m512 e = _mm512_getexp_ps(x);
+  e = _mm512_mask_add_ps(e, _mm512_cmp_ps_mask(m, C(1.0f), _CMP_LT_OQ), e, C(1.0f));
+  const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(m), 18);
+  const __m512 inv_c = Table(unary_internal::kLogTable[0], j);
+  const __m512 log_c = Table(unary_internal::kLogTable[1], j);
+  const __m512 r = _mm512_fmsub_ps(m, inv_c, C(1.0f));
+  __m512 p = _mm512_fmadd_ps(C(-2.438943982e-01f), r, C(3.333665729e-01f));
+  p = _mm512_fmadd_ps(p, r, C(-5.000012517e-01f));
+  p = _mm512_fmadd_ps(p, r, C(1.0f));
+  p = _mm512_fmadd_ps(p, r, log_c);
+  return _mm512_fmadd_ps(e, C(0.693147182f), p);
+}
+
+// sin r for |r| <= pi/2 (a little beyond): r (1 + r^2 q(r^2)), relative 6e-9
+// (the product form keeps sin(-0) = -0).
+HWY_INLINE __m512 SinPoly(__m512 r) {
+  const __m512 z = _mm512_mul_ps(r, r);
+  __m512 q = _mm512_fmadd_ps(C(2.6054817681142595e-06f), z, C(-1.9809475634247065e-04f));
+  q = _mm512_fmadd_ps(q, z, C(8.333064615726471e-03f));
+  q = _mm512_fmadd_ps(q, z, C(-1.6666659712791443e-01f));
+  return _mm512_mul_ps(r, _mm512_fmadd_ps(z, q, C(1.0f)));
+}
+
+constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: x + kMagic rounds x to an integer
+// pi = kPiHi + kPiLo, kPiHi just below pi: n * kPiHi is exact in the FMA and
+// so is x - n * kPiHi. Both parts are subtracted as products with negative
+// constants, so n = +0 adds -0 and sin(-0) stays -0.
+constexpr float kPiHi = 3.141592503e+00f;
+constexpr float kPiLo = 1.509958025e-07f;
+
+// x = n pi + r, |r| <= pi/2; returns r and n's parity in bit 31 of *odd.
+// For |x| <= 39000 the error of r is below 1e-10.
+HWY_INLINE __m512 ReducePi(__m512 x, __m512i* odd) {
+  const __m512 u = _mm512_fmadd_ps(x, C(0.318309873f), C(kMagic));
+  const __m512 n = _mm512_sub_ps(u, C(kMagic));
+  *odd = _mm512_slli_epi32(_mm512_castps_si512(u), 31);
+  return _mm512_fmadd_ps(n, C(-kPiLo), _mm512_fmadd_ps(n, C(-kPiHi), x));
+}
+
+// sin x = (-1)^n sin r.
+HWY_INLINE __m512 Sin(__m512 x) {
+  __m512i odd;
+  const __m512 r = ReducePi(x, &odd);
+  return Xor(SinPoly(r), odd);
+}
+
+// cos x = (-1)^n cos r = (-1)^n sin(pi/2 - |r|); pi/2 - |r| is exact for
+// |r| >= pi/4 and relative-accurate below.
+HWY_INLINE __m512 Cos(__m512 x) {
+  __m512i odd;
+  const __m512 r = ReducePi(x, &odd);
+  const __m512 s = _mm512_add_ps(_mm512_sub_ps(C(1.57079637f), Abs(r)), C(-4.37113883e-08f));
+  return Xor(SinPoly(s), odd);
+}
+
+// tanh |x| = e / (e + 2), e = expm1(2|x|) = 2^n (expm1(r) + 1) - 1 (exact
+// cancellation-free for n = 0), with the sign of x; |x| is clamped to 9.1,
+// where tanh rounds to 1. The division runs on the divider, in parallel.
+HWY_INLINE __m512 Tanh(__m512 x) {
+  const __m512 ax = _mm512_min_ps(C(9.1f), Abs(x));
+  __m512 n;
+  const __m512 r = ReduceLn2(_mm512_add_ps(ax, ax), &n);
+  __m512 s = _mm512_fmadd_ps(C(1.388239325e-03f), r, C(8.367180824e-03f));
+  s = _mm512_fmadd_ps(s, r, C(4.166722298e-02f));
+  s = _mm512_fmadd_ps(s, r, C(1.666653901e-01f));
+  s = _mm512_fmadd_ps(s, r, C(4.999999702e-01f));
+  s = _mm512_fmadd_ps(s, r, C(1.0f));
+  const __m512 em1 = _mm512_mul_ps(s, r);  // expm1(r), relative error 1.4e-8
+  const __m512 two_n = _mm512_scalef_ps(C(1.0f), n);
+  const __m512 e = _mm512_fmadd_ps(em1, two_n, _mm512_sub_ps(two_n, C(1.0f)));
+  return WithSignOf(_mm512_div_ps(e, _mm512_add_ps(e, C(2.0f))), x);
+}
+
+// 1/x correctly rounded without the divider: rcp14 (2^-14), one Newton step
+// (2^-28), then y + y (1 - x y) (Markstein), which is correctly rounded
+// except when the significand of x is all ones (1/x then lies just above a
+// midpoint that the correction lands on exactly). Valid when the result is
+// normal; returns false for a vector with such a significand or with a
+// zero, denormal, Inf or NaN result, and the caller divides.
+HWY_INLINE __mmask16 RcpFast(__m512 x, __m512* out) {
+  const __m512 y0 = _mm512_rcp14_ps(x);
+  const __m512 y1 = _mm512_fmadd_ps(y0, _mm512_fnmadd_ps(x, y0, C(1.0f)), y0);
+  const __m512 y = _mm512_fmadd_ps(y1, _mm512_fnmadd_ps(x, y1, C(1.0f)), y1);
+  *out = y;
+  const __mmask16 all_ones = _mm512_cmpeq_epi32_mask(
+      _mm512_or_si512(_mm512_castps_si512(x), _mm512_set1_epi32(static_cast<int>(0xFF800000u))),
+      _mm512_set1_epi32(-1));
+  return _mm512_fpclass_ps_mask(y, 0xBF) | all_ones;  // NaN, ±0, ±Inf, denormal
+}
+HWY_INLINE __m512 Rcp(__m512 x) {
+  __m512 y;
+  return RcpFast(x, &y) == 0 ? y : _mm512_div_ps(C(1.0f), x);
+}
+
+// sqrt x correctly rounded for x in [2^-100, FLT_MAX] (Markstein: Goldschmidt
+// from rsqrt14, then one correction with the exact residual x - s^2); the
+// divider's vsqrtps for vectors with anything else.
+// Lanes outside [2^-100, FLT_MAX] (sign, zero, denormal, tiny, Inf, NaN).
+HWY_INLINE __mmask16 SqrtFast(__m512 x, __m512* out) {
+  const __m512 y0 = _mm512_rsqrt14_ps(x);
+  const __m512 s0 = _mm512_mul_ps(x, y0);
+  const __m512 h0 = _mm512_mul_ps(C(0.5f), y0);
+  const __m512 r = _mm512_fnmadd_ps(s0, h0, C(0.5f));
+  const __m512 s1 = _mm512_fmadd_ps(s0, r, s0);
+  const __m512 h1 = _mm512_fmadd_ps(h0, r, h0);
+  *out = _mm512_fmadd_ps(_mm512_fnmadd_ps(s1, s1, x), h1, s1);
+  return _mm512_cmpge_epu32_mask(
+      _mm512_sub_epi32(_mm512_castps_si512(x), _mm512_set1_epi32(0x0D800000)),
+      _mm512_set1_epi32(0x7F800000 - 0x0D800000));
+}
+HWY_INLINE __m512 Sqrt(__m512 x) {
+  __m512 y;
+  return SqrtFast(x, &y) == 0 ? y : _mm512_sqrt_ps(x);
+}
+
+// 1/sqrt x: rsqrt14 (2^-14) and one Newton step y (3/2 - x/2 y^2), <= 2 ULP
+// (measured 1); fixupimm gives +Inf at ±0 and +0 at +Inf (rsqrt14 is NaN
+// below zero, as is the Newton step).
+HWY_INLINE __m512 Rsqrt(__m512 x) {
+  const __m512 y0 = _mm512_rsqrt14_ps(x);
+  const __m512 t = _mm512_mul_ps(_mm512_mul_ps(x, y0), C(0.5f));  // x/2 would flush denormals
+  const __m512 y = _mm512_mul_ps(y0, _mm512_fnmadd_ps(t, y0, C(1.5f)));
+  return _mm512_mask_mov_ps(y, _mm512_fpclass_ps_mask(x, 0x0E), y0);
+}
+
+// Four vectors at once: one through the divider, which runs in parallel with
+// the FMA ports, three through the Newton paths (all three redone on the
+// divider if any lane needs it).
+HWY_INLINE void RcpQuad(__m512& a, __m512& b, __m512& c, __m512& e) {
+  __m512 rb, rc, re;
+  const __mmask16 bad = RcpFast(b, &rb) | RcpFast(c, &rc) | RcpFast(e, &re);
+  a = _mm512_div_ps(C(1.0f), a);
+  if (HWY_UNLIKELY(bad != 0)) {
+    rb = _mm512_div_ps(C(1.0f), b), rc = _mm512_div_ps(C(1.0f), c), re = _mm512_div_ps(C(1.0f), e);
+  }
+  b = rb, c = rc, e = re;
+}
+HWY_INLINE void SqrtQuad(__m512& a, __m512& b, __m512& c, __m512& e) {
+  __m512 rb, rc, re;
+  const __mmask16 bad = SqrtFast(b, &rb) | SqrtFast(c, &rc) | SqrtFast(e, &re);
+  a = _mm512_sqrt_ps(a);
+  if (HWY_UNLIKELY(bad != 0)) rb = _mm512_sqrt_ps(b), rc = _mm512_sqrt_ps(c), re = _mm512_sqrt_ps(e);
+  b = rb, c = rc, e = re;
+}
+
+// erf: the 32 segments of kErfCoeffs through two-register permutes.
+HWY_INLINE __m512 Erf(__m512 x) {
+  const __m512 ax = _mm512_min_ps(C(3.93f), Abs(x));
+  const __m512 u = _mm512_fmadd_ps(ax, C(8.0f), C(kMagic));
+  const __m512 t = _mm512_fnmadd_ps(_mm512_sub_ps(u, C(kMagic)), C(0.125f), ax);
+  const __m512i k = _mm512_castps_si512(u);
+  const auto& c = unary_internal::kErfCoeffs;
+  __m512 p = _mm512_fmadd_ps(Table(c[4], k), t, Table(c[3], k));
+  p = _mm512_fmadd_ps(p, t, Table(c[2], k));
+  p = _mm512_fmadd_ps(p, t, Table(c[1], k));
+  p = _mm512_fmadd_ps(p, t, Table(c[0], k));
+  return WithSignOf(p, x);
+}
+
+// -1, +0, +1 or the NaN itself, by input class in one fixupimm:
+// QNaN, SNaN -> input; ±0 -> +0; +1, +Inf, positive -> +1; -Inf, negative -> -1.
+HWY_INLINE __m512 Sign(__m512 x) {
+  return _mm512_fixupimm_ps(x, x, _mm512_set1_epi32(0xA9A9A811), 0);
+}
+
+}  // namespace x512
+#endif  // HWY_TARGET == HWY_AVX3
 
 struct AbsOp {
   HWY_INLINE VF operator()(DF d, VF v) const { return hn::And(v, FromBits(d, 0x7FFFFFFFu)); }
@@ -97,63 +397,122 @@ struct RoundOp {
   HWY_INLINE VF operator()(DF, VF v) const { return hn::Round(v); }
 };
 struct RcpOp {
-  HWY_INLINE VF operator()(DF d, VF v) const { return hn::Div(hn::Set(d, 1.0f), v); }
+  HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Rcp(v.raw)};
+#else
+    (void)d;
+    return hn::Div(hn::Set(d, 1.0f), v);
+#endif
+  }
 };
 struct SqrtOp {
-  HWY_INLINE VF operator()(DF, VF v) const { return hn::Sqrt(v); }
+  HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Sqrt(v.raw)};
+#else
+    (void)d;
+    return hn::Sqrt(v);
+#endif
+  }
 };
 // 1/sqrt(x) with two IEEE roundings: <= 1.5 ULP.
 struct RsqrtOp {
-  HWY_INLINE VF operator()(DF d, VF v) const { return hn::Div(hn::Set(d, 1.0f), hn::Sqrt(v)); }
+  HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Rsqrt(v.raw)};
+#else
+    (void)d;
+    return hn::Div(hn::Set(d, 1.0f), hn::Sqrt(v));
+#endif
+  }
 };
 // +1 / -1 with the sign of v for v != 0; +0 for ±0; v itself for NaN.
 struct SignOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Sign(v.raw)};
+#else
     const VF one = hn::Set(d, 1.0f);
     const VF r = hn::Or(hn::IfThenElseZero(hn::Gt(v, hn::Zero(d)), one),
                         hn::IfThenElseZero(hn::Lt(v, hn::Zero(d)), hn::Neg(one)));
     return hn::IfThenElse(hn::IsNaN(v), v, r);
+#endif
   }
 };
 
 // Highway's Exp (1 ULP) is valid up to 104; beyond it the result is Inf.
 struct ExpOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Exp(v.raw)};
+#else
     const VF r = hn::Exp(d, hn::Min(v, hn::Set(d, 100.0f)));
     return hn::IfThenElse(hn::IsNaN(v), v, r);
+#endif
   }
 };
 // Highway's Log (<= 2 ULP measured) for x > 0; SPEC's special values.
 struct LogOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Log(v.raw)};
+#else
     const VF inf = hn::Set(d, HUGE_VALF);
     VF r = hn::Log(d, v);
     r = hn::IfThenElse(hn::Eq(v, inf), inf, r);
     r = hn::IfThenElse(hn::Eq(v, hn::Zero(d)), hn::Neg(inf), r);
     r = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Set(d, NAN), r);
     return hn::IfThenElse(hn::IsNaN(v), v, r);
+#endif
   }
 };
 struct SinOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Sin(v.raw)};
+#else
     // Highway's Sin loses the sign of -0.
     const VF r = hn::IfThenElse(hn::Eq(v, hn::Zero(d)), v, hn::Sin(d, v));
     return hn::IfThenElse(hn::IsInf(v), hn::Set(d, NAN), r);
+#endif
   }
 };
 struct CosOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Cos(v.raw)};
+#else
     return hn::IfThenElse(hn::IsInf(v), hn::Set(d, NAN), hn::Cos(d, v));
+#endif
   }
 };
 struct TanhOp {
-  HWY_INLINE VF operator()(DF d, VF v) const { return hn::Tanh(d, v); }
+  HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    return VF{x512::Tanh(v.raw)};
+#else
+    return hn::Tanh(d, v);
+#endif
+  }
 };
 
 // erf: 32 polynomial segments of width 1/8 over [0, 3.93]; |x| is clamped
 // to 3.93 (segment 31: erf = ±1).
 struct ErfOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    return VF{x512::Erf(v.raw)};
+#else
     const DI di;
     const VF sign_mask = FromBits(d, 0x80000000u);
     const VF ax = hn::Min(hn::AndNot(sign_mask, v), hn::Set(d, 3.93f));
@@ -169,8 +528,19 @@ struct ErfOp {
     p = hn::MulAdd(p, t, hn::GatherIndex(d, c[0], k));
     const VF r = hn::Or(p, hn::And(v, sign_mask));
     return hn::IfThenElse(hn::IsNaN(v), v, r);
+#endif
   }
 };
+
+
+#if HWY_TARGET == HWY_AVX3
+HWY_INLINE void Quad(const RcpOp&, VF& a, VF& b, VF& c, VF& e) {
+  x512::RcpQuad(a.raw, b.raw, c.raw, e.raw);
+}
+HWY_INLINE void Quad(const SqrtOp&, VF& a, VF& b, VF& c, VF& e) {
+  x512::SqrtQuad(a.raw, b.raw, c.raw, e.raw);
+}
+#endif
 
 void UnaryHwy(const float* src, size_t n, UnaryOp type, float* dst) {
   switch (type) {
