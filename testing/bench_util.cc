@@ -1,5 +1,6 @@
 #include "testing/bench_util.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -9,7 +10,9 @@ namespace testing {
 
 void RegisterCopyBaseline(const std::string& label, size_t bytes) {
   benchmark::RegisterBenchmark(("BM_Copy/" + label).c_str(), [bytes](benchmark::State& state) {
-    std::vector<char> src(bytes, 1), dst(bytes, 0);
+    // 64-byte aligned like the kernels' buffers (AlignedFloats).
+    AlignedFloats src((bytes + 3) / 4), dst((bytes + 3) / 4);
+    std::memset(src.data(), 1, bytes);
     for (auto _ : state) {
       std::memcpy(dst.data(), src.data(), bytes);
       benchmark::DoNotOptimize(dst.data());
@@ -19,6 +22,14 @@ void RegisterCopyBaseline(const std::string& label, size_t bytes) {
                             static_cast<int64_t>(bytes));
   });
 }
+
+AlignedFloats::AlignedFloats(size_t n)
+    : n_(n),
+      data_(static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64 + 64))) {
+  std::memset(data_.get(), 0, n * sizeof(float));
+}
+
+void AlignedFloats::Free::operator()(float* p) const { std::free(p); }
 
 bool SkipUnlessSupported(benchmark::State& state, Isa isa) {
   if (CpuSupports(isa)) return true;

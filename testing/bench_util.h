@@ -4,6 +4,7 @@
 #define SYNOPS_TESTING_BENCH_UTIL_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "benchmark/benchmark.h"
@@ -12,15 +13,36 @@
 namespace synops {
 namespace testing {
 
-// Registers BM_Copy/<label>: memcpy of `bytes` bytes from one buffer to
-// another. Bytes processed = bytes read + bytes written (2 * bytes), the same
-// accounting op benchmarks use, so ratios read as "% of copy bandwidth".
+// Registers BM_Copy/<label>: memcpy of `bytes` bytes from one 64-byte
+// aligned buffer to another. Bytes processed = bytes read + bytes written
+// (2 * bytes), the same accounting op benchmarks use, so ratios read as
+// "% of copy bandwidth".
 void RegisterCopyBaseline(const std::string& label, size_t bytes);
 
 // Sizes, in bytes per array, of the three standard working sets.
 inline constexpr size_t kL1Bytes = 16 << 10;
 inline constexpr size_t kL2Bytes = 64 << 10;
 inline constexpr size_t kDramBytes = 64 << 20;
+
+// `n` floats, 64-byte aligned and zeroed, as frameworks allocate tensors
+// (std::vector's 16-byte alignment makes every AVX-512 store of a kernel
+// that does not realign straddle two cache lines).
+class AlignedFloats {
+ public:
+  explicit AlignedFloats(size_t n);
+  float* data() { return data_.get(); }
+  const float* data() const { return data_.get(); }
+  size_t size() const { return n_; }
+  float& operator[](size_t i) { return data_.get()[i]; }
+  const float& operator[](size_t i) const { return data_.get()[i]; }
+
+ private:
+  struct Free {
+    void operator()(float* p) const;
+  };
+  size_t n_;
+  std::unique_ptr<float, Free> data_;
+};
 
 // Skips the benchmark (visibly, as an error row) if the CPU cannot run `isa`.
 // Returns false if skipped.

@@ -4,7 +4,9 @@
 // Bytes processed = bytes read + bytes written = (count + 1) * size * 4; BM_Copy
 // counts its one array read plus its one array written the same way, so
 // "Eltwise/.../L2_64KiB" over "BM_Copy/L2_64KiB" in bytes/s is the fraction of
-// copy bandwidth the kernel reaches with arrays of the same size.
+// copy bandwidth the kernel reaches with arrays of the same size. Buffers are
+// 64-byte aligned, as frameworks allocate tensors (the kernels also align
+// their stores themselves).
 #include <string>
 #include <vector>
 
@@ -48,15 +50,17 @@ void RegisterAll() {
         benchmark::RegisterBenchmark(name.c_str(), [k, c, s](benchmark::State& state) {
           if (!testing::SkipUnlessSupported(state, k.isa)) return;
           const size_t size = s.bytes / sizeof(float);
-          std::vector<std::vector<float>> inputs(c.count);
+          std::vector<testing::AlignedFloats> inputs;
           std::vector<const float*> ptrs;
           for (size_t i = 0; i < c.count; ++i) {
-            inputs[i].resize(size);
-            for (size_t j = 0; j < size; ++j) inputs[i][j] = 1.0f + 1e-3f * static_cast<float>((i + j) & 63);
+            inputs.emplace_back(size);
+            for (size_t j = 0; j < size; ++j) {
+              inputs[i][j] = 1.0f + 1e-3f * static_cast<float>((i + j) & 63);
+            }
             ptrs.push_back(inputs[i].data());
           }
           const std::vector<float> weight(c.count, 0.5f);
-          std::vector<float> dst(size);
+          testing::AlignedFloats dst(size);
           for (auto _ : state) {
             k.fn(ptrs.data(), weight.data(), c.count, size, c.op, dst.data());
             benchmark::DoNotOptimize(dst.data());
