@@ -61,9 +61,9 @@ TEST(Cpu, FeaturesAreConsistent) {
   const CpuFeatures& f = GetCpuFeatures();
   std::printf("cpu features: %s\n", CpuFeaturesString().c_str());
   EXPECT_TRUE(CpuSupports(Isa::kRef));
-  if (f.avx512bf16) EXPECT_TRUE(f.avx512f && f.avx512bw);
-  if (f.amx_bf16) EXPECT_TRUE(f.amx_tile);
-  if (f.neon_bf16) EXPECT_TRUE(f.neon);
+  EXPECT_TRUE(!f.avx512bf16 || (f.avx512f && f.avx512bw));
+  EXPECT_TRUE(!f.amx_bf16 || f.amx_tile);
+  EXPECT_TRUE(!f.neon_bf16 || f.neon);
 #if defined(__x86_64__)
   EXPECT_TRUE(f.sse41) << "every x86-64 CPU this project targets has SSE4.1";
   EXPECT_FALSE(f.neon);
