@@ -45,7 +45,27 @@ HWY_INLINE void Put(DT d, hn::Vec<DT> v, float* p) {
 template <bool kStream>
 HWY_INLINE void CopyPlane(const float* s, float* o, size_t n) {
   if constexpr (!kStream) {
-    std::memcpy(o, s, n * sizeof(float));
+    const D d;
+    const size_t lanes = hn::Lanes(d);
+    if (n < 2 * lanes) {
+      std::memcpy(o, s, n * sizeof(float));
+      return;
+    }
+    size_t i = 0;
+    for (; i + 2 * lanes <= n; i += 2 * lanes) {
+      const auto a = hn::LoadU(d, s + i);
+      const auto b = hn::LoadU(d, s + i + lanes);
+      hn::StoreU(a, d, o + i);
+      hn::StoreU(b, d, o + i + lanes);
+      // Keeps GCC from turning the loop back into a memcpy call, whose
+      // per-call overhead is what this loop avoids for planes of a few KiB.
+      asm volatile("");
+    }
+    if (i + lanes <= n) {
+      hn::StoreU(hn::LoadU(d, s + i), d, o + i);
+      i += lanes;
+    }
+    if (i != n) hn::StoreU(hn::LoadU(d, s + n - lanes), d, o + n - lanes);
   } else {
     const D d;
     const size_t lanes = hn::Lanes(d);
@@ -90,11 +110,22 @@ template <bool kStream, class DT>
 HWY_INLINE void SplitSpan(DT d, const float* in, size_t m, float* ev, float* od) {
   const size_t lanes = hn::Lanes(d);
   size_t j = 0;
-  for (; j + lanes <= m; j += lanes) {
+  for (; j + 2 * lanes <= m; j += 2 * lanes) {
+    const auto lo0 = hn::LoadU(d, in + 2 * j);
+    const auto hi0 = hn::LoadU(d, in + 2 * j + lanes);
+    const auto lo1 = hn::LoadU(d, in + 2 * j + 2 * lanes);
+    const auto hi1 = hn::LoadU(d, in + 2 * j + 3 * lanes);
+    Put<kStream>(d, hn::ConcatEven(d, hi0, lo0), ev + j);
+    Put<kStream>(d, hn::ConcatOdd(d, hi0, lo0), od + j);
+    Put<kStream>(d, hn::ConcatEven(d, hi1, lo1), ev + j + lanes);
+    Put<kStream>(d, hn::ConcatOdd(d, hi1, lo1), od + j + lanes);
+  }
+  if (j + lanes <= m) {
     const auto lo = hn::LoadU(d, in + 2 * j);
     const auto hi = hn::LoadU(d, in + 2 * j + lanes);
     Put<kStream>(d, hn::ConcatEven(d, hi, lo), ev + j);
     Put<kStream>(d, hn::ConcatOdd(d, hi, lo), od + j);
+    j += lanes;
   }
   if (j != m) {  // never with kStream
     j = m - lanes;
@@ -157,10 +188,37 @@ HWY_INLINE void Zip(const float* a, const float* b, size_t m, float* out) {
   }
 }
 
+// NHWC rows whose halves are whole vectors: no tiers, no tails.
+template <bool kStream>
+HWY_NOINLINE void NhwcWhole(const float* src0, const float* src1, size_t channels0,
+                            size_t channels1, size_t spatial, float* dst0, float* dst1, int type) {
+  const D d;
+  const size_t h0 = channels0 / 2, h1 = channels1 / 2, c = h0 + h1;
+  if (type == 0) {
+    for (size_t s = 0; s < spatial; ++s) {
+      float* o0 = dst0 + s * c;
+      float* o1 = dst1 + s * c;
+      SplitSpan<kStream>(d, src0 + s * channels0, h0, o0, o1);
+      SplitSpan<kStream>(d, src1 + s * channels1, h1, o0 + h0, o1 + h0);
+    }
+  } else {
+    for (size_t s = 0; s < spatial; ++s) {
+      const float* a = src0 + s * c;
+      const float* b = src1 + s * c;
+      ZipSpan<kStream>(d, a, b, h0, dst0 + s * channels0);
+      ZipSpan<kStream>(d, a + h0, b + h0, h1, dst1 + s * channels1);
+    }
+  }
+}
+
 template <bool kStream>
 void Nhwc(const float* src0, const float* src1, size_t channels0, size_t channels1,
           size_t spatial, float* dst0, float* dst1, int type) {
   const size_t h0 = channels0 / 2, h1 = channels1 / 2, c = h0 + h1;
+  const size_t lanes = hn::Lanes(D());
+  if (h0 % lanes == 0 && h1 % lanes == 0 && h0 != 0 && h1 != 0) {
+    return NhwcWhole<kStream>(src0, src1, channels0, channels1, spatial, dst0, dst1, type);
+  }
   if (type == 0) {
     for (size_t s = 0; s < spatial; ++s) {
       float* o0 = dst0 + s * c;
