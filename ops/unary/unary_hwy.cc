@@ -64,6 +64,21 @@ alignas(64) const float kTanhTable[7][32] = {
   {2.250000000e+00f, 2.750000000e+00f, 3.250000000e+00f, 3.750000000e+00f, 4.500000000e+00f, 5.500000000e+00f, 6.500000000e+00f, 7.500000000e+00f, 9.500000000e+00f, 0.000000000e+00f, 0.000000000e+00f, 0.000000000e+00f, 7.031250000e-02f, 8.593750000e-02f, 1.015625000e-01f, 1.171875000e-01f, 1.406250000e-01f, 1.718750000e-01f, 2.031250000e-01f, 2.343750000e-01f, 2.812500000e-01f, 3.437500000e-01f, 4.062500000e-01f, 4.687500000e-01f, 5.625000000e-01f, 6.875000000e-01f, 8.125000000e-01f, 9.375000000e-01f, 1.125000000e+00f, 1.375000000e+00f, 1.625000000e+00f, 1.875000000e+00f},
 };
 
+// Shared by the AVX-512 and the FMA (AVX2, NEON) sine and cosine.
+constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: x + kMagic rounds x to an integer
+// pi = kPiHi + kPiMid + kPiLo (to 2e-22), all three positive, kPiHi just
+// below pi: n * kPiHi is exact in an FMA and so is x - n * kPiHi. The parts
+// are subtracted as products with negative constants, so n = +0 adds -0 and
+// sin(-0) stays -0.
+constexpr float kPiHi = 3.141592503e+00f;
+constexpr float kPiMid = 1.509957883e-07f;
+constexpr float kPiLo = 1.078060591e-14f;
+constexpr float kInvPi = 0.318309873f;
+// sin r = r (1 + z q(z)), z = r^2, |r| <= pi/2 (a little beyond): relative
+// error 6e-9; the product form keeps sin(-0) = -0.
+constexpr float kSinQ[4] = {-1.6666659712791443e-01f, 8.333064615726471e-03f,
+                            -1.9809475634247065e-04f, 2.6054817681142595e-06f};
+
 }  // namespace unary_internal
 }  // namespace synops
 #endif  // SYNOPS_OPS_UNARY_UNARY_HWY_TABLES_
@@ -178,6 +193,14 @@ HWY_INLINE void Map(const float* src, size_t n, float* dst, Op op) {
 // for throughput. Every function here is checked by the same tests. ----
 namespace x512 {
 
+using unary_internal::kInvPi;
+using unary_internal::kMagic;
+using unary_internal::kPiHi;
+using unary_internal::kPiLo;
+using unary_internal::kPiMid;
+using unary_internal::kSinQ;
+
+
 HWY_INLINE __m512 C(float f) { return _mm512_set1_ps(f); }
 HWY_INLINE __m512 Abs(__m512 x) {
   return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7FFFFFFF)));
@@ -247,24 +270,14 @@ HWY_INLINE __m512 Log(__m512 x) {
   return _mm512_fmadd_ps(q, r, t);
 }
 
-// sin r for |r| <= pi/2 (a little beyond): r (1 + r^2 q(r^2)), relative 6e-9
-// (the product form keeps sin(-0) = -0).
+// sin r for |r| <= pi/2 (see kSinQ).
 HWY_INLINE __m512 SinPoly(__m512 r) {
   const __m512 z = _mm512_mul_ps(r, r);
-  __m512 q = _mm512_fmadd_ps(C(2.6054817681142595e-06f), z, C(-1.9809475634247065e-04f));
-  q = _mm512_fmadd_ps(q, z, C(8.333064615726471e-03f));
-  q = _mm512_fmadd_ps(q, z, C(-1.6666659712791443e-01f));
+  __m512 q = _mm512_fmadd_ps(C(kSinQ[3]), z, C(kSinQ[2]));
+  q = _mm512_fmadd_ps(q, z, C(kSinQ[1]));
+  q = _mm512_fmadd_ps(q, z, C(kSinQ[0]));
   return _mm512_mul_ps(r, _mm512_fmadd_ps(z, q, C(1.0f)));
 }
-
-constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: x + kMagic rounds x to an integer
-// pi = kPiHi + kPiMid + kPiLo (to 2e-22), all three positive, kPiHi just
-// below pi: n * kPiHi is exact in the FMA and so is x - n * kPiHi. The parts
-// are subtracted as products with negative constants, so n = +0 adds -0 and
-// sin(-0) stays -0.
-constexpr float kPiHi = 3.141592503e+00f;
-constexpr float kPiMid = 1.509957883e-07f;
-constexpr float kPiLo = 1.078060591e-14f;
 
 // r = x - n c, c = kPi* * scale (scale 1 or 1/2: exact for the three parts).
 HWY_INLINE __m512 SubtractPi(__m512 x, __m512 n, float scale) {
@@ -275,7 +288,7 @@ HWY_INLINE __m512 SubtractPi(__m512 x, __m512 n, float scale) {
 // x = n pi + r, |r| <= pi/2; returns r and n's parity in bit 31 of *odd.
 // For |x| <= 39000 r is relative-accurate (2 ULP for sin measured).
 HWY_INLINE __m512 ReducePi(__m512 x, __m512i* odd) {
-  const __m512 u = _mm512_fmadd_ps(x, C(0.318309873f), C(kMagic));
+  const __m512 u = _mm512_fmadd_ps(x, C(kInvPi), C(kMagic));
   const __m512 n = _mm512_sub_ps(u, C(kMagic));
   *odd = _mm512_slli_epi32(_mm512_castps_si512(u), 31);
   return SubtractPi(x, n, 1.0f);
@@ -291,7 +304,7 @@ HWY_INLINE __m512 Sin(__m512 x) {
 // cos x = (-1)^(n+1) sin r with x = (2n+1) pi/2 + r, n = round(x/pi - 1/2):
 // the same polynomial, and r stays relative-accurate near the zeros of cos.
 HWY_INLINE __m512 Cos(__m512 x) {
-  const __m512 u = _mm512_add_ps(_mm512_fmadd_ps(x, C(0.318309873f), C(-0.5f)), C(kMagic));
+  const __m512 u = _mm512_add_ps(_mm512_fmadd_ps(x, C(kInvPi), C(-0.5f)), C(kMagic));
   const __m512 odd_n = _mm512_fmadd_ps(_mm512_sub_ps(u, C(kMagic)), C(2.0f), C(1.0f));
   const __m512 r = SubtractPi(x, odd_n, 0.5f);
   // Sign bit: n even -> flip (bit 0 of u, shifted to bit 31, xor the sign bit).
@@ -358,13 +371,13 @@ HWY_INLINE __m512 Sqrt(__m512 x) {
   return SqrtFast(x, &y) == 0 ? y : _mm512_sqrt_ps(x);
 }
 
-// 1/sqrt x: rsqrt14 (2^-14) and one Newton step y (3/2 - x/2 y^2), <= 2 ULP
-// (measured 1); fixupimm gives +Inf at ±0 and +0 at +Inf (rsqrt14 is NaN
-// below zero, as is the Newton step).
+// 1/sqrt x: rsqrt14 (2^-14) and one Newton step y + (y/2)(1 - x y^2) whose
+// last FMA is the only rounding that matters: <= 1 ULP; rsqrt14 itself at
+// ±0 and ±Inf (±Inf, ±0; below zero both are NaN).
 HWY_INLINE __m512 Rsqrt(__m512 x) {
   const __m512 y0 = _mm512_rsqrt14_ps(x);
-  const __m512 t = _mm512_mul_ps(_mm512_mul_ps(x, y0), C(0.5f));  // x/2 would flush denormals
-  const __m512 y = _mm512_mul_ps(y0, _mm512_fnmadd_ps(t, y0, C(1.5f)));
+  const __m512 e = _mm512_fnmadd_ps(_mm512_mul_ps(x, y0), y0, C(1.0f));
+  const __m512 y = _mm512_fmadd_ps(_mm512_mul_ps(y0, C(0.5f)), e, y0);
   return _mm512_mask_mov_ps(y, _mm512_fpclass_ps_mask(x, 0x0E), y0);
 }
 
@@ -410,6 +423,50 @@ HWY_INLINE __m512 Sign(__m512 x) {
 
 }  // namespace x512
 #endif  // HWY_TARGET == HWY_AVX3
+
+#if HWY_NATIVE_FMA && HWY_TARGET != HWY_AVX3
+// ---- AVX2 and NEON: sine and cosine as on AVX-512 (the reduction needs a
+// fused multiply-add; SSE4 keeps Highway's). ----
+namespace fma_math {
+
+using unary_internal::kInvPi;
+using unary_internal::kMagic;
+using unary_internal::kSinQ;
+
+HWY_INLINE VF SinPoly(DF d, VF r) {
+  const VF z = hn::Mul(r, r);
+  VF q = hn::MulAdd(hn::Set(d, kSinQ[3]), z, hn::Set(d, kSinQ[2]));
+  q = hn::MulAdd(q, z, hn::Set(d, kSinQ[1]));
+  q = hn::MulAdd(q, z, hn::Set(d, kSinQ[0]));
+  return hn::Mul(r, hn::MulAdd(z, q, hn::Set(d, 1.0f)));
+}
+
+HWY_INLINE VF SubtractPi(DF d, VF x, VF n, float scale) {
+  const VF r = hn::MulAdd(n, hn::Set(d, -unary_internal::kPiHi * scale), x);
+  return hn::MulAdd(n, hn::Set(d, -unary_internal::kPiLo * scale),
+                    hn::MulAdd(n, hn::Set(d, -unary_internal::kPiMid * scale), r));
+}
+
+// sin x = (-1)^n sin(x - n pi), n = round(x / pi).
+HWY_INLINE VF Sin(DF d, VF x) {
+  const VF magic = hn::Set(d, kMagic);
+  const VF u = hn::MulAdd(x, hn::Set(d, kInvPi), magic);
+  const VF r = SubtractPi(d, x, hn::Sub(u, magic), 1.0f);
+  return hn::Xor(SinPoly(d, r), hn::BitCast(d, hn::ShiftLeft<31>(hn::BitCast(DU(), u))));
+}
+
+// cos x = (-1)^(n+1) sin(x - (2n+1) pi/2), n = round(x / pi - 1/2).
+HWY_INLINE VF Cos(DF d, VF x) {
+  const VF magic = hn::Set(d, kMagic);
+  const VF u = hn::Add(hn::MulAdd(x, hn::Set(d, kInvPi), hn::Set(d, -0.5f)), magic);
+  const VF odd_n = hn::MulAdd(hn::Sub(u, magic), hn::Set(d, 2.0f), hn::Set(d, 1.0f));
+  const VF r = SubtractPi(d, x, odd_n, 0.5f);
+  const auto flip = hn::Xor(hn::ShiftLeft<31>(hn::BitCast(DU(), u)), hn::Set(DU(), 0x80000000u));
+  return hn::Xor(SinPoly(d, r), hn::BitCast(d, flip));
+}
+
+}  // namespace fma_math
+#endif  // HWY_NATIVE_FMA && HWY_TARGET != HWY_AVX3
 
 struct AbsOp {
   HWY_INLINE VF operator()(DF d, VF v) const { return hn::And(v, FromBits(d, 0x7FFFFFFFu)); }
@@ -515,6 +572,8 @@ struct SinOp {
 #if HWY_TARGET == HWY_AVX3
     (void)d;
     return VF{x512::Sin(v.raw)};
+#elif HWY_NATIVE_FMA
+    return fma_math::Sin(d, v);
 #else
     // Highway's Sin loses the sign of -0.
     const VF r = hn::IfThenElse(hn::Eq(v, hn::Zero(d)), v, hn::Sin(d, v));
@@ -527,6 +586,8 @@ struct CosOp {
 #if HWY_TARGET == HWY_AVX3
     (void)d;
     return VF{x512::Cos(v.raw)};
+#elif HWY_NATIVE_FMA
+    return fma_math::Cos(d, v);
 #else
     return hn::IfThenElse(hn::IsInf(v), hn::Set(d, NAN), hn::Cos(d, v));
 #endif
