@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dispatch.h"
+#include "core/streaming.h"
 #include "ops/eltwise/eltwise.h"
 
 namespace synops {
@@ -25,11 +26,6 @@ namespace eltwise_internal {
 inline float MaxOf(float a, float b) { return a > b ? a : b; }
 inline float MinOf(float a, float b) { return a < b ? a : b; }
 
-// Outputs of at least this many bytes are written with non-temporal stores
-// (on x86): they would not stay in cache for the next layer anyway, and
-// streaming saves the read-for-ownership of every dst line (+24% at 64 MiB
-// on Sapphire Rapids). Below it, dst stays cached for its consumer.
-inline constexpr size_t kStreamMinBytes = size_t{16} << 20;
 
 void EltwiseRef(const float* const* src, const float* weight, size_t count, size_t size,
                 EltwiseOp type, float* dst);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dispatch.h"
+#include "core/streaming.h"
 #include "core/types.h"
 
 namespace synops {
@@ -21,11 +22,6 @@ const KernelTable<ShuffleFn>& ShuffleKernels();
 
 namespace shuffle_internal {
 
-// Outputs of at least this many bytes (both together) are written with
-// non-temporal stores (on x86) where whole cache lines allow: they would not
-// stay in cache for the next layer anyway, and streaming saves the
-// read-for-ownership of every output line. Below it, outputs stay cached.
-inline constexpr size_t kStreamMinBytes = size_t{16} << 20;
 
 void ShuffleRef(const float* src0, const float* src1, size_t channels0, size_t channels1,
                 size_t spatial, float* dst0, float* dst1, TensorFormat format, int type);

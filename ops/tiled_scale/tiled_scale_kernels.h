@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/dispatch.h"
+#include "core/streaming.h"
 #include "core/types.h"
 
 namespace synops {
@@ -20,11 +21,6 @@ const KernelTable<TiledScale2D32fFn>& TiledScale2D32fKernels();
 
 namespace tiled_scale_internal {
 
-// Tensors of at least this many bytes whose rows are whole cache lines are
-// written with non-temporal stores (on x86): they would not stay in cache for
-// the next layer anyway, and streaming saves the read-for-ownership of every
-// dst line. Below it, dst stays cached for its consumer.
-inline constexpr size_t kStreamMinBytes = size_t{16} << 20;
 
 void TiledScale2D32fRef(const float* src, size_t channels, size_t height, size_t width,
                         TensorFormat format, const float* ver, const float* hor, float* dst);
