@@ -2,8 +2,17 @@
 //
 // One kernel per target: it switches on the op once, then runs that op's
 // vector loop. The bit-exact ops use single IEEE instructions (roundps/frint*,
-// divps/fdiv, sqrtps/fsqrt) or bit operations. The approximations are written
-// here or taken from hwy/contrib/math with the special values SPEC.md fixes.
+// divps/fdiv, sqrtps/fsqrt) or bit operations. Erf is a 32-segment
+// polynomial; Sin, Cos and Tanh (on FMA targets) are ours; Exp and Log (and
+// the rest on SSE4) come from hwy/contrib/math with the special values
+// SPEC.md fixes.
+//
+// On AVX-512 (namespace x512) the transcendental ops are rewritten for
+// throughput with instructions Highway 1.0.3 does not wrap (scalef,
+// getmant/getexp, two-register permutes, fixupimm, rcp14/rsqrt14), and Rcp
+// and Sqrt mix Newton iterations with the divider, still correctly rounded.
+// The AVX-512 loop aligns its stores, masks head and tail, and streams large
+// arrays. Every path is checked by the same tests (unary_test.cc).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/unary/unary_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -200,7 +209,6 @@ using unary_internal::kPiLo;
 using unary_internal::kPiMid;
 using unary_internal::kSinQ;
 
-
 HWY_INLINE __m512 C(float f) { return _mm512_set1_ps(f); }
 HWY_INLINE __m512 Abs(__m512 x) {
   return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7FFFFFFF)));
@@ -222,20 +230,10 @@ constexpr float kLn2Hi = 0.693145751953125f;  // 12 bits: n * kLn2Hi is exact
 constexpr float kLn2Lo = 1.42860677e-06f;
 constexpr float kLog2e = 1.44269502f;
 
-// e^r - 1 - r for |r| <= ln2/2, as r^2 * q(r): relative error 1.4e-8 of e^r - 1.
-HWY_INLINE __m512 Expm1Tail(__m512 r) {
-  __m512 q = _mm512_fmadd_ps(C(1.3882393250241876e-03f), r, C(8.367180824279785e-03f));
-  q = _mm512_fmadd_ps(q, r, C(4.166722297668457e-02f));
-  q = _mm512_fmadd_ps(q, r, C(1.6666539013385773e-01f));
-  q = _mm512_fmadd_ps(q, r, C(4.999999701976776e-01f));
-  return _mm512_mul_ps(_mm512_mul_ps(r, r), q);
-}
-
 // x = n ln2 + r, |r| <= ln2/2 (Cody-Waite; exact first step), n rounded by
 // adding 1.5 * 2^23 (an FMA and a subtraction instead of roundscale).
 HWY_INLINE __m512 ReduceLn2(__m512 x, __m512* n) {
-  const __m512 magic = C(12582912.0f);
-  *n = _mm512_sub_ps(_mm512_fmadd_ps(x, C(kLog2e), magic), magic);
+  *n = _mm512_sub_ps(_mm512_fmadd_ps(x, C(kLog2e), C(kMagic)), C(kMagic));
   return _mm512_fnmadd_ps(*n, C(kLn2Lo), _mm512_fnmadd_ps(*n, C(kLn2Hi), x));
 }
 
@@ -333,8 +331,8 @@ HWY_INLINE __m512 Tanh(__m512 x) {
 // (2^-28), then y + y (1 - x y) (Markstein), which is correctly rounded
 // except when the significand of x is all ones (1/x then lies just above a
 // midpoint that the correction lands on exactly). Valid when the result is
-// normal; returns false for a vector with such a significand or with a
-// zero, denormal, Inf or NaN result, and the caller divides.
+// normal; returns the lanes where it is not (a zero, denormal, Inf or NaN
+// result) or where x has such a significand: the caller divides those.
 HWY_INLINE __mmask16 RcpFast(__m512 x, __m512* out) {
   const __m512 y0 = _mm512_rcp14_ps(x);
   const __m512 y1 = _mm512_fmadd_ps(y0, _mm512_fnmadd_ps(x, y0, C(1.0f)), y0);
@@ -425,8 +423,8 @@ HWY_INLINE __m512 Sign(__m512 x) {
 #endif  // HWY_TARGET == HWY_AVX3
 
 #if HWY_NATIVE_FMA && HWY_TARGET != HWY_AVX3
-// ---- AVX2 and NEON: sine and cosine as on AVX-512 (the reduction needs a
-// fused multiply-add; SSE4 keeps Highway's). ----
+// ---- AVX2 and NEON: sine and cosine as on AVX-512, tanh from expm1 (the
+// reductions need a fused multiply-add; SSE4 keeps Highway's). ----
 namespace fma_math {
 
 using unary_internal::kInvPi;
@@ -463,6 +461,32 @@ HWY_INLINE VF Cos(DF d, VF x) {
   const VF r = SubtractPi(d, x, odd_n, 0.5f);
   const auto flip = hn::Xor(hn::ShiftLeft<31>(hn::BitCast(DU(), u)), hn::Set(DU(), 0x80000000u));
   return hn::Xor(SinPoly(d, r), hn::BitCast(d, flip));
+}
+
+// tanh |x| = e / (e + 2), e = expm1(2|x|) = 2^n (expm1(2h) + 1) - 1 with
+// |x| = n ln2/2 + h (no cancellation near 0), with the sign of x; |x| is
+// clamped to 9.1, where tanh rounds to 1. An error of e (relative) reaches
+// tanh divided by at least 4: one Cody-Waite step and a degree-6 expm1
+// (1.2e-8) suffice.
+HWY_INLINE VF Tanh(DF d, VF x) {
+  const DI di;
+  const VF sign = hn::BitCast(d, hn::Set(DU(), 0x80000000u));
+  const VF ax = hn::Min(hn::Set(d, 9.1f), hn::AndNot(sign, x));
+  const VF magic = hn::Set(d, kMagic);
+  const VF u = hn::MulAdd(ax, hn::Set(d, 2.885390043f), magic);
+  const VF h = hn::NegMulAdd(hn::Sub(u, magic), hn::Set(d, 3.465735912e-01f), ax);
+  VF p = hn::MulAdd(hn::Set(d, 8.888874948e-02f), h, hn::Set(d, 2.678563893e-01f));
+  p = hn::MulAdd(p, h, hn::Set(d, 6.666747928e-01f));
+  p = hn::MulAdd(p, h, hn::Set(d, 1.333319426e+00f));
+  p = hn::MulAdd(p, h, hn::Set(d, 1.999999881e+00f));
+  p = hn::MulAdd(p, h, hn::Set(d, 2.0f));
+  const VF em1 = hn::Mul(p, h);  // expm1(2h)
+  // 2^n, n in [0, 27]: the low bits of u are n.
+  const auto n = hn::Sub(hn::BitCast(di, u), hn::BitCast(di, magic));
+  const VF two_n = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n, hn::Set(di, 127))));
+  const VF e = hn::MulAdd(em1, two_n, hn::Sub(two_n, hn::Set(d, 1.0f)));
+  const VF q = hn::Div(e, hn::Add(e, hn::Set(d, 2.0f)));
+  return hn::Or(q, hn::And(x, sign));
 }
 
 }  // namespace fma_math
@@ -596,7 +620,10 @@ struct CosOp {
 struct TanhOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
 #if HWY_TARGET == HWY_AVX3
+    (void)d;
     return VF{x512::Tanh(v.raw)};
+#elif HWY_NATIVE_FMA
+    return fma_math::Tanh(d, v);
 #else
     return hn::Tanh(d, v);
 #endif
@@ -614,7 +641,7 @@ struct ErfOp {
     const DI di;
     const VF sign_mask = FromBits(d, 0x80000000u);
     const VF ax = hn::Min(hn::AndNot(sign_mask, v), hn::Set(d, 3.93f));
-    const VF magic = hn::Set(d, 12582912.0f);  // 1.5 * 2^23: rounds to integers
+    const VF magic = hn::Set(d, unary_internal::kMagic);
     const VF u = hn::MulAdd(ax, hn::Set(d, 8.0f), magic);
     const VF t = hn::NegMulAdd(hn::Sub(u, magic), hn::Set(d, 0.125f), ax);
     const auto k = hn::And(hn::BitCast(di, u), hn::Set(di, 31));
