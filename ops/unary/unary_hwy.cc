@@ -486,7 +486,8 @@ HWY_INLINE VF Tanh(DF d, VF x) {
   const VF two_n = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n, hn::Set(di, 127))));
   const VF e = hn::MulAdd(em1, two_n, hn::Sub(two_n, hn::Set(d, 1.0f)));
   const VF q = hn::Div(e, hn::Add(e, hn::Set(d, 2.0f)));
-  return hn::Or(q, hn::And(x, sign));
+  // NEON's Min returns the number when the other operand is NaN.
+  return hn::IfThenElse(hn::IsNaN(x), x, hn::Or(q, hn::And(x, sign)));
 }
 
 }  // namespace fma_math
