@@ -10,6 +10,7 @@ SYNOPS_FUZZERS = {
     "bf16": "//bf16:bf16_fuzz",
     "channel_sum": "//ops/channel_sum:channel_sum_fuzz",
     "eltwise": "//ops/eltwise:eltwise_fuzz",
+    "lrn": "//ops/lrn:lrn_fuzz",
     "shuffle": "//ops/shuffle:shuffle_fuzz",
     "tiled_scale": "//ops/tiled_scale:tiled_scale_fuzz",
     "unary": "//ops/unary:unary_fuzz",

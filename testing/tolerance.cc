@@ -41,6 +41,56 @@ bool WithinOneBf16Ulp(uint16_t got, float ref_fp32) {
   return UlpDistance(Bf16ToFp32(got), Bf16ToFp32(want)) <= (1 << 16);
 }
 
+namespace {
+constexpr double kDenormUlp = 1.0 / 3.5681192317648639e+44;  // 2^-148
+// One rounding of each implementation of a result of magnitude |v|.
+double Rounding(double v) { return kFp32Eps * std::fabs(v) + kDenormUlp; }
+ErrVal Finish(double v, double e) {
+  if (!std::isfinite(v) || !(e < HUGE_VAL)) return ErrVal{v, HUGE_VAL};
+  return ErrVal{v, e + Rounding(v)};
+}
+}  // namespace
+
+ErrVal ErrAdd(ErrVal a, ErrVal b) { return Finish(a.v + b.v, a.e + b.e); }
+ErrVal ErrSub(ErrVal a, ErrVal b) { return Finish(a.v - b.v, a.e + b.e); }
+ErrVal ErrMul(ErrVal a, ErrVal b) {
+  return Finish(a.v * b.v, std::fabs(a.v) * b.e + std::fabs(b.v) * a.e + a.e * b.e);
+}
+ErrVal ErrDiv(ErrVal a, ErrVal b) {
+  const double v = a.v / b.v;
+  const double den = std::fabs(b.v) - b.e;
+  if (!(den > 0)) return ErrVal{v, HUGE_VAL};
+  return Finish(v, (a.e + std::fabs(v) * b.e) / den);
+}
+ErrVal ErrSqrt(ErrVal a) {
+  const double v = std::sqrt(std::fmax(a.v, 0.0));
+  // |sqrt(x) - sqrt(y)| <= min(|x - y| / sqrt(x), sqrt(|x - y|)).
+  const double e = v > 0 ? std::fmin(a.e / v, std::sqrt(a.e)) : std::sqrt(a.e);
+  return Finish(v, e);
+}
+ErrVal ErrSum(absl::Span<const ErrVal> terms) {
+  double v = 0, e = 0, abs_sum = 0;
+  for (const ErrVal& t : terms) {
+    v += t.v;
+    e += t.e;
+    abs_sum += std::fabs(t.v);
+  }
+  return Finish(v, e + SumBound(terms.size(), abs_sum));
+}
+ErrVal ErrExp(ErrVal a, double ulps) {
+  const double v = std::exp(a.v);
+  if (!(a.e < HUGE_VAL)) return ErrVal{v, HUGE_VAL};
+  // exp's Lipschitz factor on [v - e, v + e], then the ULP error there.
+  const double hi = std::exp(a.v + a.e);
+  return Finish(v, (hi - v) + ulps * kFp32Eps * hi);
+}
+ErrVal ErrLog(ErrVal a, double ulps) {
+  const double v = std::log(a.v);
+  if (!(a.e < a.v)) return ErrVal{v, HUGE_VAL};
+  const double e = -std::log1p(-a.e / a.v);
+  return Finish(v, e + ulps * kFp32Eps * (std::fabs(v) + e));
+}
+
 std::string Mismatch::ToString() const {
   std::string s = absl::StrFormat("element %d: got %.9g, want %.9g (|diff| %.3g > bound %.3g)",
                                   index, got, want, std::fabs(got - want), bound);

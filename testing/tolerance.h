@@ -36,6 +36,31 @@ bool WithinUlpOrAbs(float got, float want, int64_t max_ulp, double max_abs);
 // BF16 result: got must equal Fp32ToBf16(ref) or a BF16 neighbour of it.
 bool WithinOneBf16Ulp(uint16_t got, float ref_fp32);
 
+// First-order error propagation for bounds of composite formulas (lrn,
+// normalize): `v` is the exact value (evaluated in double) and `e` a bound on
+// |kernel - reference| for that intermediate. Every FP32 operation adds one
+// rounding of each implementation, 2^-23 |v| for the pair (plus 2^-148 for
+// denormal results); sums add SumBound(n, sum |terms|), functions their ULP
+// bounds (kernel and reference together). Any infinite or NaN input gives
+// e = +Inf (no bound).
+struct ErrVal {
+  double v = 0;
+  double e = 0;
+};
+// A value both implementations read identically (an input element).
+inline ErrVal Exact(double v) { return ErrVal{v, 0.0}; }
+ErrVal ErrAdd(ErrVal a, ErrVal b);
+ErrVal ErrSub(ErrVal a, ErrVal b);
+ErrVal ErrMul(ErrVal a, ErrVal b);
+ErrVal ErrDiv(ErrVal a, ErrVal b);
+ErrVal ErrSqrt(ErrVal a);
+// The sum of `terms` in any order: their errors plus SumBound(n, sum |v|).
+ErrVal ErrSum(absl::Span<const ErrVal> terms);
+// exp(a) / log(a) whose two implementations are within `ulps` ULP (together)
+// of the exact function.
+ErrVal ErrExp(ErrVal a, double ulps);
+ErrVal ErrLog(ErrVal a, double ulps);
+
 // The first element that violates a bound, described for a failure message.
 struct Mismatch {
   size_t index = 0;

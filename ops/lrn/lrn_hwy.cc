@@ -1,0 +1,184 @@
+// Highway kernels: SSE4/AVX2/AVX-512 on x86, NEON on aarch64.
+//
+// The window sums add the squares of the window's own elements (2*half + 1
+// terms at most), never a running sum with subtractions: a running sum
+// carries the rounding error of every square it ever held, so one huge
+// channel would spoil the sums of all later windows, which SPEC.md's sum bound
+// (n * 2^-23 * sum of the window's |terms|) does not allow.
+// NCHW walks the channels for one L1-sized chunk of spatial positions at a
+// time, so the 2*half + 1 rows of a window stay cached; NHWC squares one
+// pixel's channels into a zero-padded scratch row, then sums shifted loads
+// of it (the padding clips the window without branches).
+// pow(b, e) = exp(log(b) * e) with Highway's Exp and Log (hwy/contrib/math).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/lrn/lrn_hwy.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must follow foreach_target.h.
+#include <cmath>
+#include <cstring>
+
+#include "hwy/aligned_allocator.h"
+#include "hwy/contrib/math/math-inl.h"
+#include "hwy/highway.h"
+#include "ops/lrn/lrn_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace synops {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+#if HWY_TARGET != HWY_SCALAR
+
+using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
+
+// x * exp(log(b) * e), with log's special values (log 0 = -Inf, log Inf =
+// Inf, NaN below 0 and for NaN) that Highway's Log leaves undefined.
+HWY_INLINE VF ScaleByPow(DF d, VF x, VF b, VF e) {
+  const VF zero = hn::Zero(d);
+  const VF inf = hn::Set(d, HUGE_VALF);
+  VF l = hn::Log(d, b);
+  if (HWY_UNLIKELY(!hn::AllTrue(d, hn::And(hn::Gt(b, zero), hn::Lt(b, inf))))) {
+    l = hn::IfThenElse(hn::Eq(b, zero), hn::Neg(inf), l);
+    l = hn::IfThenElse(hn::Eq(b, inf), inf, l);
+    l = hn::IfThenElse(hn::Lt(b, zero), hn::Set(d, NAN), l);
+    l = hn::IfThenElse(hn::IsNaN(b), b, l);
+  }
+  const VF y = hn::Mul(l, e);
+  // Highway's Exp is valid on [-FLT_MAX, 104]: exp(100) is already +Inf and
+  // exp(-150) is 0 in FP32. Min/Max may drop a NaN; it is restored.
+  const VF r = hn::Exp(d, hn::Min(hn::Max(y, hn::Set(d, -150.0f)), hn::Set(d, 100.0f)));
+  return hn::Mul(x, hn::IfThenElse(hn::IsNaN(y), y, r));
+}
+
+// Spatial positions per NCHW chunk: a window's 2*half + 1 rows of a chunk
+// (2 KiB each) stay in L1 while the chunk's channels are walked.
+constexpr size_t kChunk = 512;
+
+void LrnNchw(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t spatial,
+             const float* HWY_RESTRICT k, float* HWY_RESTRICT dst) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  const VF k0 = hn::Set(d, k[0]), k1 = hn::Set(d, k[1]), k2 = hn::Set(d, k[2]);
+  for (size_t s0 = 0; s0 < spatial; s0 += kChunk) {
+    const size_t n = spatial - s0 < kChunk ? spatial - s0 : kChunk;
+    for (size_t c = 0; c < channels; ++c) {
+      size_t lo, hi;
+      lrn_internal::Window(c, half, channels, &lo, &hi);
+      const float* HWY_RESTRICT x = src + c * spatial + s0;
+      float* HWY_RESTRICT y = dst + c * spatial + s0;
+      const float* HWY_RESTRICT first = src + lo * spatial + s0;
+      const size_t rows = hi - lo + 1;
+      size_t j = 0;
+      for (; j + 2 * lanes <= n; j += 2 * lanes) {
+        VF sum0 = hn::Zero(d), sum1 = hn::Zero(d);
+        const float* HWY_RESTRICT row = first + j;
+        for (size_t i = 0; i < rows; ++i, row += spatial) {
+          const VF v0 = hn::LoadU(d, row), v1 = hn::LoadU(d, row + lanes);
+          sum0 = hn::MulAdd(v0, v0, sum0);
+          sum1 = hn::MulAdd(v1, v1, sum1);
+        }
+        hn::StoreU(ScaleByPow(d, hn::LoadU(d, x + j), hn::MulAdd(k1, sum0, k0), k2), d, y + j);
+        hn::StoreU(ScaleByPow(d, hn::LoadU(d, x + j + lanes), hn::MulAdd(k1, sum1, k0), k2), d,
+                   y + j + lanes);
+      }
+      for (; j + lanes <= n; j += lanes) {
+        VF sum = hn::Zero(d);
+        const float* HWY_RESTRICT row = first + j;
+        for (size_t i = 0; i < rows; ++i, row += spatial) {
+          const VF v = hn::LoadU(d, row);
+          sum = hn::MulAdd(v, v, sum);
+        }
+        hn::StoreU(ScaleByPow(d, hn::LoadU(d, x + j), hn::MulAdd(k1, sum, k0), k2), d, y + j);
+      }
+      if (j < n) {  // tail: the same vector code on a copy (no reads past the row)
+        HWY_ALIGN float sums[hn::MaxLanes(d)] = {};
+        HWY_ALIGN float xs[hn::MaxLanes(d)] = {};
+        for (size_t l = 0; l < n - j; ++l) {
+          float sum = 0.0f;
+          for (size_t i = 0; i < rows; ++i) {
+            const float v = first[i * spatial + j + l];
+            sum += v * v;
+          }
+          sums[l] = sum;
+          xs[l] = x[j + l];
+        }
+        hn::Store(ScaleByPow(d, hn::Load(d, xs), hn::MulAdd(k1, hn::Load(d, sums), k0), k2), d,
+                  xs);
+        std::memcpy(y + j, xs, (n - j) * sizeof(float));
+      }
+    }
+  }
+}
+
+void LrnNhwc(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t spatial,
+             const float* HWY_RESTRICT k, float* HWY_RESTRICT dst) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  const VF k0 = hn::Set(d, k[0]), k1 = hn::Set(d, k[1]), k2 = hn::Set(d, k[2]);
+  const size_t pad = half < channels - 1 ? half : channels - 1;
+  const size_t taps = 2 * pad + 1;
+  // [pad zeros][channels squares][pad + lanes zeros]: the window sum of
+  // channel c is the sum of padded[c .. c + 2*pad].
+  const size_t padded_size = channels + 2 * pad + lanes;
+  auto padded = hwy::AllocateAligned<float>(padded_size);
+  std::memset(padded.get(), 0, padded_size * sizeof(float));
+  float* HWY_RESTRICT sq = padded.get() + pad;
+  const float* HWY_RESTRICT taps0 = padded.get();
+  for (size_t s = 0; s < spatial; ++s) {
+    const float* HWY_RESTRICT x = src + s * channels;
+    float* HWY_RESTRICT y = dst + s * channels;
+    size_t c = 0;
+    for (; c + lanes <= channels; c += lanes) {
+      const VF v = hn::LoadU(d, x + c);
+      hn::StoreU(hn::Mul(v, v), d, sq + c);
+    }
+    for (; c < channels; ++c) sq[c] = x[c] * x[c];
+    c = 0;
+    for (; c + lanes <= channels; c += lanes) {
+      VF sum0 = hn::LoadU(d, taps0 + c), sum1 = hn::Zero(d);
+      size_t t = 1;
+      for (; t + 2 <= taps; t += 2) {
+        sum0 = hn::Add(sum0, hn::LoadU(d, taps0 + c + t));
+        sum1 = hn::Add(sum1, hn::LoadU(d, taps0 + c + t + 1));
+      }
+      if (t < taps) sum0 = hn::Add(sum0, hn::LoadU(d, taps0 + c + t));
+      const VF sum = hn::Add(sum0, sum1);
+      hn::StoreU(ScaleByPow(d, hn::LoadU(d, x + c), hn::MulAdd(k1, sum, k0), k2), d, y + c);
+    }
+    if (c < channels) {  // tail: padded has `lanes` zeros past the end
+      VF sum = hn::Zero(d);
+      for (size_t t = 0; t < taps; ++t) sum = hn::Add(sum, hn::LoadU(d, taps0 + c + t));
+      HWY_ALIGN float xs[hn::MaxLanes(d)] = {};
+      std::memcpy(xs, x + c, (channels - c) * sizeof(float));
+      hn::Store(ScaleByPow(d, hn::Load(d, xs), hn::MulAdd(k1, sum, k0), k2), d, xs);
+      std::memcpy(y + c, xs, (channels - c) * sizeof(float));
+    }
+  }
+}
+
+void LrnHwy(const float* src, size_t half, size_t channels, size_t spatial, const float* k,
+            float* dst, TensorFormat format) {
+  if (format == TensorFormat::kNchw) {
+    LrnNchw(src, half, channels, spatial, k, dst);
+  } else {
+    LrnNhwc(src, half, channels, spatial, k, dst);
+  }
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace synops
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "core/hwy_kernels.h"
+
+namespace synops {
+namespace lrn_internal {
+
+std::vector<Kernel<LrnFn>> LrnHwyKernels() { return {SYNOPS_HWY_KERNELS(LrnHwy)}; }
+
+}  // namespace lrn_internal
+}  // namespace synops
+#endif  // HWY_ONCE
