@@ -12,6 +12,7 @@ SYNOPS_FUZZERS = {
     "eltwise": "//ops/eltwise:eltwise_fuzz",
     "lrn": "//ops/lrn:lrn_fuzz",
     "shuffle": "//ops/shuffle:shuffle_fuzz",
+    "softmax": "//ops/softmax:softmax_fuzz",
     "tiled_scale": "//ops/tiled_scale:tiled_scale_fuzz",
     "unary": "//ops/unary:unary_fuzz",
     # Fuzzes fuzz/harness.h itself; a quick smoke test of the campaign runner.

@@ -17,6 +17,11 @@ double SumBound(size_t n, double sum_abs_terms) {
   return static_cast<double>(n) * kFp32Eps * sum_abs_terms;
 }
 
+double SoftmaxBound(size_t n, float ref) {
+  return std::fabs(static_cast<double>(ref)) * static_cast<double>(n + 6) * kFp32Eps +
+         0x1p-147;
+}
+
 int64_t UlpDistance(float a, float b) {
   auto key = [](float f) -> int64_t {
     int32_t i;

@@ -25,6 +25,15 @@ double RelBound(float ref);
 // Sum bound for reductions: n * 2^-23 * sum |terms|.
 double SumBound(size_t n, double sum_abs_terms);
 
+// Softmax (SPEC.md §3, §5 sum-bound family), per element of a row of n terms
+// with reference value `ref`: |got - ref| <= |ref| (n + 6) 2^-23 + 2^-147.
+// Derivation (u = 2^-24): each exp within 2 ULP (4u relative) in the
+// numerator and again inside the sum; the FP32 sum of n positive terms
+// within (n - 1) u (bounded by n 2^-23 as SPEC scales sums); the reciprocal
+// of the sum and the product, 2u; the reference's rounding, u. Denormal
+// results (exp below 2^-126) add at most 2.5 denormal ULP: 2^-147.
+double SoftmaxBound(size_t n, float ref);
+
 // Distance in units in the last place between two finite floats of any sign.
 int64_t UlpDistance(float a, float b);
 

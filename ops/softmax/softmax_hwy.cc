@@ -1,0 +1,414 @@
+// Highway kernels: SSE4/AVX2/AVX-512 on x86, NEON on aarch64.
+//
+// Layouts:
+// * inner == 1, count 2 or 3 (detection heads): one vector of rows at a time,
+//   de-interleaved so that each lane is a row (no horizontal reductions);
+//   count 2 needs a single exp per row (the larger entry's is exactly 1).
+// * inner == 1, count <= 4 vectors: the row stays in registers.
+// * inner == 1, longer rows: max pass, exp pass (exps stored to dst, or to
+//   an FP32 scratch row for BF16, and summed), scale pass; a row of up to a
+//   few thousand elements stays in L1 between the passes.
+// * inner > 1: vectorized across inner, 4 vectors (then 1, then a partial
+//   one) of columns at a time, all three passes per column block.
+// The exp is core/hwy_math-inl.h's ExpNonPositive (x - max <= 0).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/softmax/softmax_hwy.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must follow foreach_target.h.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/hwy_math-inl.h"
+#include "hwy/aligned_allocator.h"
+#include "hwy/highway.h"
+#include "ops/softmax/softmax_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace synops {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+// Sizeless SVE vectors cannot live in arrays; synops has no SVE kernel names
+// (foreach_target still compiles those targets on aarch64).
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+
+using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
+using DU = hn::RebindToUnsigned<DF>;
+using DI = hn::RebindToSigned<DF>;
+using D16 = hn::Rebind<uint16_t, DF>;
+
+// Masked loads and stores that never touch memory outside [p, p + n):
+// native on AVX2 (32-bit lanes) and AVX-512; elsewhere through a buffer.
+#undef SYNOPS_SOFTMAX_MASKED_F32
+#undef SYNOPS_SOFTMAX_MASKED_16
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+#define SYNOPS_SOFTMAX_MASKED_F32 1
+#else
+#define SYNOPS_SOFTMAX_MASKED_F32 0
+#endif
+#if HWY_TARGET == HWY_AVX3
+#define SYNOPS_SOFTMAX_MASKED_16 1
+#else
+#define SYNOPS_SOFTMAX_MASKED_16 0
+#endif
+
+HWY_INLINE VF Exp(DF d, VF x) { return hmath::ExpNonPositive(d, x); }
+
+// FP32 elements.
+struct F32 {
+  using T = float;
+  static HWY_INLINE VF Load(DF d, const float* HWY_RESTRICT p) { return hn::LoadU(d, p); }
+  // 1 <= n <= Lanes; lanes >= n are zero.
+  static HWY_INLINE VF LoadPart(DF d, const float* HWY_RESTRICT p, size_t n) {
+#if SYNOPS_SOFTMAX_MASKED_F32
+    return hn::MaskedLoad(hn::FirstN(d, n), d, p);
+#else
+    HWY_ALIGN float buf[hn::MaxLanes(d)] = {};
+    std::memcpy(buf, p, n * sizeof(float));
+    return hn::Load(d, buf);
+#endif
+  }
+  static HWY_INLINE void Store(VF v, DF d, float* HWY_RESTRICT p) { hn::StoreU(v, d, p); }
+  static HWY_INLINE void StorePart(VF v, DF d, float* HWY_RESTRICT p, size_t n) {
+#if SYNOPS_SOFTMAX_MASKED_F32
+    hn::BlendedStore(v, hn::FirstN(d, n), d, p);
+#else
+    HWY_ALIGN float buf[hn::MaxLanes(d)];
+    hn::Store(v, d, buf);
+    std::memcpy(p, buf, n * sizeof(float));
+#endif
+  }
+  static constexpr float kOne = 1.0f;
+};
+
+// BF16 elements: widened exactly, results rounded to nearest even (SPEC §2;
+// the results are probabilities, never NaN for specified inputs).
+struct B16 {
+  using T = uint16_t;
+  static HWY_INLINE VF Widen(DF d, hn::Vec<D16> h) {
+    return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(DU(), h)));
+  }
+  static HWY_INLINE hn::Vec<D16> Round(DF d, VF v) {
+    const DU du;
+    const auto u = hn::BitCast(du, v);
+    const auto bias = hn::Add(hn::Set(du, 0x7FFFu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)));
+    const auto h = hn::ShiftRight<16>(hn::Add(u, bias));
+    return hn::DemoteTo(D16(), hn::BitCast(DI(), h));
+  }
+  static HWY_INLINE VF Load(DF d, const uint16_t* HWY_RESTRICT p) {
+    return Widen(d, hn::LoadU(D16(), p));
+  }
+  static HWY_INLINE VF LoadPart(DF d, const uint16_t* HWY_RESTRICT p, size_t n) {
+#if SYNOPS_SOFTMAX_MASKED_16
+    return Widen(d, hn::MaskedLoad(hn::FirstN(D16(), n), D16(), p));
+#else
+    HWY_ALIGN uint16_t buf[hn::MaxLanes(D16())] = {};
+    std::memcpy(buf, p, n * sizeof(uint16_t));
+    return Widen(d, hn::Load(D16(), buf));
+#endif
+  }
+  static HWY_INLINE void Store(VF v, DF d, uint16_t* HWY_RESTRICT p) {
+    hn::StoreU(Round(d, v), D16(), p);
+  }
+  static HWY_INLINE void StorePart(VF v, DF d, uint16_t* HWY_RESTRICT p, size_t n) {
+#if SYNOPS_SOFTMAX_MASKED_16
+    hn::BlendedStore(Round(d, v), hn::FirstN(D16(), n), D16(), p);
+#else
+    HWY_ALIGN uint16_t buf[hn::MaxLanes(D16())];
+    hn::Store(Round(d, v), D16(), buf);
+    std::memcpy(p, buf, n * sizeof(uint16_t));
+#endif
+  }
+  static constexpr uint16_t kOne = 0x3F80;
+};
+
+HWY_INLINE VF NegInf(DF d) { return hn::Set(d, -HUGE_VALF); }
+
+// ---- inner == 1, count 2 and 3: a vector of rows at a time. ----
+
+// Count 2 on FP32 rows at `in` (L rows), results to `out` (may equal in).
+HWY_INLINE void Block2(DF d, const float* in, float* out) {
+  VF a, b;
+  hn::LoadInterleaved2(d, in, a, b);
+  const auto a_max = hn::Ge(a, b);
+  // The larger entry's exp is exactly 1; the other's argument is the same
+  // FP32 difference min - max that the reference exponentiates.
+  const VF e = Exp(d, hn::Sub(hn::Min(a, b), hn::Max(a, b)));
+  const VF one = hn::Set(d, 1.0f);
+  const VF r = hn::Div(one, hn::Add(one, e));
+  const VF er = hn::Mul(e, r);
+  hn::StoreInterleaved2(hn::IfThenElse(a_max, r, er), hn::IfThenElse(a_max, er, r), d, out);
+}
+
+HWY_INLINE void Block3(DF d, const float* in, float* out) {
+  VF a, b, c;
+  hn::LoadInterleaved3(d, in, a, b, c);
+  const VF m = hn::Max(hn::Max(a, b), c);
+  const VF ea = Exp(d, hn::Sub(a, m));
+  const VF eb = Exp(d, hn::Sub(b, m));
+  const VF ec = Exp(d, hn::Sub(c, m));
+  const VF r = hn::Div(hn::Set(d, 1.0f), hn::Add(hn::Add(ea, eb), ec));
+  hn::StoreInterleaved3(hn::Mul(ea, r), hn::Mul(eb, r), hn::Mul(ec, r), d, out);
+}
+
+// Blocks of L rows of kCount elements. FP32 runs the block in place on the
+// arrays; BF16 widens into a buffer first. The last (rows % L) rows are
+// copied into a zero-padded buffer.
+template <size_t kCount, class Tr>
+HWY_INLINE void RunBlock(DF d, const typename Tr::T* src, typename Tr::T* dst) {
+  const size_t lanes = hn::Lanes(d);
+  if constexpr (std::is_same_v<Tr, F32>) {
+    if constexpr (kCount == 2) Block2(d, src, dst);
+    if constexpr (kCount == 3) Block3(d, src, dst);
+  } else {
+    HWY_ALIGN float buf[kCount * hn::MaxLanes(d)];
+    for (size_t k = 0; k < kCount; ++k) hn::Store(Tr::Load(d, src + k * lanes), d, buf + k * lanes);
+    if constexpr (kCount == 2) Block2(d, buf, buf);
+    if constexpr (kCount == 3) Block3(d, buf, buf);
+    for (size_t k = 0; k < kCount; ++k) Tr::Store(hn::Load(d, buf + k * lanes), d, dst + k * lanes);
+  }
+}
+
+template <size_t kCount, class Tr>
+HWY_NOINLINE void FewColumns(const typename Tr::T* src, size_t rows, typename Tr::T* dst) {
+  using T = typename Tr::T;
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  size_t r = 0;
+  for (; r + lanes <= rows; r += lanes) {
+    RunBlock<kCount, Tr>(d, src + r * kCount, dst + r * kCount);
+  }
+  if (r < rows) {
+    HWY_ALIGN T buf[kCount * hn::MaxLanes(d)] = {};
+    const size_t n = (rows - r) * kCount;
+    std::memcpy(buf, src + r * kCount, n * sizeof(T));
+    RunBlock<kCount, Tr>(d, buf, buf);
+    std::memcpy(dst + r * kCount, buf, n * sizeof(T));
+  }
+}
+
+// ---- inner == 1, rows of at most 4 vectors: in registers. ----
+
+// kVecs vectors, the last one holding n - (kVecs-1)*L (1..L) elements.
+template <size_t kVecs, class Tr>
+HWY_INLINE void RowInRegisters(DF d, const typename Tr::T* HWY_RESTRICT src, size_t n,
+                               typename Tr::T* HWY_RESTRICT dst) {
+  const size_t lanes = hn::Lanes(d);
+  const size_t last = n - (kVecs - 1) * lanes;
+  const auto mask = hn::FirstN(d, last);
+  VF v[kVecs];
+  for (size_t j = 0; j + 1 < kVecs; ++j) v[j] = Tr::Load(d, src + j * lanes);
+  v[kVecs - 1] = Tr::LoadPart(d, src + (kVecs - 1) * lanes, last);
+  VF m = hn::IfThenElse(mask, v[kVecs - 1], NegInf(d));
+  for (size_t j = 0; j + 1 < kVecs; ++j) m = hn::Max(m, v[j]);
+  m = hn::MaxOfLanes(d, m);
+  // Padding lanes exponentiate 0 (never the slow path), then count as 0.
+  v[kVecs - 1] = hn::IfThenElse(mask, v[kVecs - 1], m);
+  VF sum = hn::Zero(d);
+  for (size_t j = 0; j < kVecs; ++j) {
+    v[j] = Exp(d, hn::Sub(v[j], m));
+    if (j + 1 == kVecs) v[j] = hn::IfThenElseZero(mask, v[j]);
+    sum = hn::Add(sum, v[j]);
+  }
+  const VF r = hn::Div(hn::Set(d, 1.0f), hn::SumOfLanes(d, sum));
+  for (size_t j = 0; j + 1 < kVecs; ++j) Tr::Store(hn::Mul(v[j], r), d, dst + j * lanes);
+  Tr::StorePart(hn::Mul(v[kVecs - 1], r), d, dst + (kVecs - 1) * lanes, last);
+}
+
+template <size_t kVecs, class Tr>
+HWY_NOINLINE void ShortRows(const typename Tr::T* src, size_t rows, size_t count,
+                            typename Tr::T* dst) {
+  const DF d;
+  for (size_t r = 0; r < rows; ++r) {
+    RowInRegisters<kVecs, Tr>(d, src + r * count, count, dst + r * count);
+  }
+}
+
+// ---- inner == 1, long rows: three passes; exps go to `ebuf` (dst for FP32). ----
+
+template <class Tr>
+HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
+                          typename Tr::T* dst) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  VF m0 = NegInf(d), m1 = m0, m2 = m0, m3 = m0;
+  size_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    m0 = hn::Max(m0, Tr::Load(d, src + i));
+    m1 = hn::Max(m1, Tr::Load(d, src + i + lanes));
+    m2 = hn::Max(m2, Tr::Load(d, src + i + 2 * lanes));
+    m3 = hn::Max(m3, Tr::Load(d, src + i + 3 * lanes));
+  }
+  for (; i + lanes <= n; i += lanes) m0 = hn::Max(m0, Tr::Load(d, src + i));
+  const size_t tail = n - i;
+  if (tail != 0) {
+    m1 = hn::Max(m1, hn::IfThenElse(hn::FirstN(d, tail), Tr::LoadPart(d, src + i, tail), m0));
+  }
+  const VF m = hn::MaxOfLanes(d, hn::Max(hn::Max(m0, m1), hn::Max(m2, m3)));
+
+  VF s0 = hn::Zero(d), s1 = hn::Zero(d);
+  for (i = 0; i + 2 * lanes <= n; i += 2 * lanes) {
+    const VF e0 = Exp(d, hn::Sub(Tr::Load(d, src + i), m));
+    const VF e1 = Exp(d, hn::Sub(Tr::Load(d, src + i + lanes), m));
+    hn::StoreU(e0, d, ebuf + i);
+    hn::StoreU(e1, d, ebuf + i + lanes);
+    s0 = hn::Add(s0, e0);
+    s1 = hn::Add(s1, e1);
+  }
+  for (; i + lanes <= n; i += lanes) {
+    const VF e0 = Exp(d, hn::Sub(Tr::Load(d, src + i), m));
+    hn::StoreU(e0, d, ebuf + i);
+    s0 = hn::Add(s0, e0);
+  }
+  if (tail != 0) {
+    const auto mask = hn::FirstN(d, tail);
+    const VF x = hn::IfThenElse(mask, Tr::LoadPart(d, src + i, tail), m);
+    const VF e0 = hn::IfThenElseZero(mask, Exp(d, hn::Sub(x, m)));
+    F32::StorePart(e0, d, ebuf + i, tail);
+    s1 = hn::Add(s1, e0);
+  }
+  const VF r = hn::Div(hn::Set(d, 1.0f), hn::SumOfLanes(d, hn::Add(s0, s1)));
+
+  for (i = 0; i + 2 * lanes <= n; i += 2 * lanes) {
+    Tr::Store(hn::Mul(hn::LoadU(d, ebuf + i), r), d, dst + i);
+    Tr::Store(hn::Mul(hn::LoadU(d, ebuf + i + lanes), r), d, dst + i + lanes);
+  }
+  for (; i + lanes <= n; i += lanes) Tr::Store(hn::Mul(hn::LoadU(d, ebuf + i), r), d, dst + i);
+  if (tail != 0) Tr::StorePart(hn::Mul(F32::LoadPart(d, ebuf + i, tail), r), d, dst + i, tail);
+}
+
+// ---- inner > 1: columns of a count x inner slab, kVecs vectors at a time. ----
+
+// `n` valid lanes in the last vector (n == L for full blocks).
+template <size_t kVecs, bool kPart, class Tr>
+HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t count, size_t inner,
+                        size_t n, typename Tr::T* HWY_RESTRICT dst) {
+  const size_t lanes = hn::Lanes(d);
+  auto load = [&](const typename Tr::T* p) HWY_ATTR {
+    return kPart ? Tr::LoadPart(d, p, n) : Tr::Load(d, p);
+  };
+  VF m[kVecs], s[kVecs];
+  for (size_t k = 0; k < kVecs; ++k) m[k] = load(src + k * lanes);
+  for (size_t c = 1; c < count; ++c) {
+    for (size_t k = 0; k < kVecs; ++k) m[k] = hn::Max(m[k], load(src + c * inner + k * lanes));
+  }
+  for (size_t k = 0; k < kVecs; ++k) s[k] = hn::Zero(d);
+  for (size_t c = 0; c < count; ++c) {
+    for (size_t k = 0; k < kVecs; ++k) {
+      const VF e = Exp(d, hn::Sub(load(src + c * inner + k * lanes), m[k]));
+      s[k] = hn::Add(s[k], e);
+      if constexpr (std::is_same_v<Tr, F32>) {
+        // Exps go to dst (in place: after their own element was read).
+        if (kPart) {
+          F32::StorePart(e, d, dst + c * inner + k * lanes, n);
+        } else {
+          F32::Store(e, d, dst + c * inner + k * lanes);
+        }
+      }
+    }
+  }
+  for (size_t k = 0; k < kVecs; ++k) s[k] = hn::Div(hn::Set(d, 1.0f), s[k]);
+  for (size_t c = 0; c < count; ++c) {
+    for (size_t k = 0; k < kVecs; ++k) {
+      VF e;
+      if constexpr (std::is_same_v<Tr, F32>) {
+        e = kPart ? F32::LoadPart(d, dst + c * inner + k * lanes, n)
+                  : F32::Load(d, dst + c * inner + k * lanes);
+      } else {
+        // BF16 recomputes the exps (no scratch): src is intact until here.
+        e = Exp(d, hn::Sub(load(src + c * inner + k * lanes), m[k]));
+      }
+      e = hn::Mul(e, s[k]);
+      if (kPart) {
+        Tr::StorePart(e, d, dst + c * inner + k * lanes, n);
+      } else {
+        Tr::Store(e, d, dst + c * inner + k * lanes);
+      }
+    }
+  }
+}
+
+template <class Tr>
+HWY_NOINLINE void Strided(const typename Tr::T* src, size_t outer, size_t count, size_t inner,
+                          typename Tr::T* dst) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  for (size_t o = 0; o < outer; ++o) {
+    const typename Tr::T* s = src + o * count * inner;
+    typename Tr::T* t = dst + o * count * inner;
+    size_t i = 0;
+    for (; i + 4 * lanes <= inner; i += 4 * lanes) {
+      Columns<4, false, Tr>(d, s + i, count, inner, lanes, t + i);
+    }
+    for (; i + lanes <= inner; i += lanes) Columns<1, false, Tr>(d, s + i, count, inner, lanes, t + i);
+    if (i < inner) Columns<1, true, Tr>(d, s + i, count, inner, inner - i, t + i);
+  }
+}
+
+template <class Tr>
+HWY_INLINE void Softmax(const typename Tr::T* src, size_t outer, size_t count, size_t inner,
+                        typename Tr::T* dst) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  if (inner != 1) return Strided<Tr>(src, outer, count, inner, dst);
+  switch (count) {
+    case 1:
+      for (size_t o = 0; o < outer; ++o) dst[o] = Tr::kOne;
+      return;
+    case 2:
+      return FewColumns<2, Tr>(src, outer, dst);
+    case 3:
+      return FewColumns<3, Tr>(src, outer, dst);
+    default:
+      break;
+  }
+  if (count <= lanes) return ShortRows<1, Tr>(src, outer, count, dst);
+  if (count <= 2 * lanes) return ShortRows<2, Tr>(src, outer, count, dst);
+  if (count <= 3 * lanes) return ShortRows<3, Tr>(src, outer, count, dst);
+  if (count <= 4 * lanes) return ShortRows<4, Tr>(src, outer, count, dst);
+  if constexpr (std::is_same_v<Tr, F32>) {
+    for (size_t o = 0; o < outer; ++o) {
+      LongRow<Tr>(src + o * count, count, dst + o * count, dst + o * count);
+    }
+  } else {
+    const hwy::AlignedFreeUniquePtr<float[]> ebuf = hwy::AllocateAligned<float>(count);
+    for (size_t o = 0; o < outer; ++o) {
+      LongRow<Tr>(src + o * count, count, ebuf.get(), dst + o * count);
+    }
+  }
+}
+
+void Softmax32fHwy(const float* src, size_t outer, size_t count, size_t inner, float* dst) {
+  Softmax<F32>(src, outer, count, inner, dst);
+}
+
+void Softmax16bHwy(const uint16_t* src, size_t outer, size_t count, size_t inner,
+                   uint16_t* dst) {
+  Softmax<B16>(src, outer, count, inner, dst);
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace synops
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "core/hwy_kernels.h"
+
+namespace synops {
+namespace softmax_internal {
+
+std::vector<Kernel<Softmax32fFn>> Softmax32fHwyKernels() {
+  return {SYNOPS_HWY_KERNELS(Softmax32fHwy)};
+}
+
+std::vector<Kernel<Softmax16bFn>> Softmax16bHwyKernels() {
+  return {SYNOPS_HWY_KERNELS(Softmax16bHwy)};
+}
+
+}  // namespace softmax_internal
+}  // namespace synops
+#endif  // HWY_ONCE

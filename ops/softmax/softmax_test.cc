@@ -1,0 +1,342 @@
+#include "ops/softmax/softmax.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "bf16/bf16.h"
+#include "gtest/gtest.h"
+#include "ops/softmax/softmax_kernels.h"
+#include "testing/test_util.h"
+
+namespace synops {
+namespace {
+
+using ::synops::testing::GuardedBuffer;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+struct Shape {
+  size_t outer, count, inner;
+  size_t size() const { return outer * count * inner; }
+  std::string ToString() const {
+    return "outer" + std::to_string(outer) + ",count" + std::to_string(count) + ",inner" +
+           std::to_string(inner);
+  }
+};
+
+// Tails of every vector width (count on rows, inner on columns), several
+// outer sizes (count 2 and 3 process a vector of rows at a time).
+std::vector<Shape> Shapes() {
+  std::vector<Shape> shapes;
+  for (size_t count : testing::TailSizes()) {
+    if (count == 0) continue;
+    shapes.push_back({3, count, 1});
+  }
+  for (size_t count : {1000, 1001, 1023}) shapes.push_back({2, count, 1});
+  for (size_t count : {1, 2, 3}) {
+    for (size_t outer : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 100}) {
+      shapes.push_back({outer, count, 1});
+    }
+  }
+  for (size_t inner : {2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 129}) {
+    for (size_t count : {1, 2, 3, 10, 33}) shapes.push_back({2, count, inner});
+  }
+  return shapes;
+}
+
+std::vector<double> Bounds(const std::vector<float>& want, size_t count) {
+  std::vector<double> bound(want.size());
+  for (size_t i = 0; i < want.size(); ++i) bound[i] = testing::SoftmaxBound(count, want[i]);
+  return bound;
+}
+
+std::vector<float> Ref32(const std::vector<float>& src, const Shape& s) {
+  std::vector<float> want(src.size());
+  softmax_internal::Softmax32fRef(src.data(), s.outer, s.count, s.inner, want.data());
+  return want;
+}
+
+// FP32 reference of the widened BF16 input (the value BF16 results are
+// compared with, SPEC §5).
+std::vector<float> Ref16(const std::vector<uint16_t>& src, const Shape& s) {
+  std::vector<float> wide(src.size());
+  for (size_t i = 0; i < src.size(); ++i) wide[i] = Bf16ToFp32(src[i]);
+  return Ref32(wide, s);
+}
+
+class Softmax32fKernel : public ::testing::TestWithParam<std::string> {
+ protected:
+  // Runs the kernel out of place (guarded) and in place; both must be within
+  // the SPEC bound of the reference.
+  void Check(const Softmax32fFn fn, const std::vector<float>& src, const Shape& s,
+             const std::string& what) {
+    const std::vector<float> want = Ref32(src, s);
+    const std::vector<double> bound = Bounds(want, s.count);
+    GuardedBuffer<float> got(src.size());
+    fn(src.data(), s.outer, s.count, s.inner, got.data());
+    ASSERT_TRUE(got.GuardsIntact()) << what << " " << s.ToString();
+    auto mismatch = testing::CompareWithin(got.span(), want, bound);
+    ASSERT_FALSE(mismatch) << what << " " << s.ToString() << ": " << mismatch->ToString();
+    std::vector<float> in_place = src;
+    fn(in_place.data(), s.outer, s.count, s.inner, in_place.data());
+    mismatch = testing::CompareWithin(in_place, want, bound);
+    ASSERT_FALSE(mismatch) << what << " in place " << s.ToString() << ": "
+                           << mismatch->ToString();
+  }
+};
+
+TEST_P(Softmax32fKernel, MatchesReferenceOnAllTails) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(Softmax32fKernels(), GetParam());
+  uint32_t seed = 1;
+  for (const Shape& s : Shapes()) {
+    const auto src = testing::RandomFloats(s.size(), -10.0f, 10.0f, seed++);
+    Check(kernel->fn, src, s, "uniform");
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(Softmax32fKernel, WideRangesAndDenormalResults) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(Softmax32fKernels(), GetParam());
+  // Differences down to -200: exps in the denormal range and below.
+  for (const Shape& s : {Shape{5, 2, 1}, Shape{7, 3, 1}, Shape{4, 37, 1}, Shape{3, 300, 1},
+                         Shape{3, 7, 19}, Shape{2, 5, 64}}) {
+    for (float range : {50.0f, 100.0f, 200.0f, 1e4f}) {
+      const auto src = testing::RandomFloats(s.size(), -range, range, 11);
+      Check(kernel->fn, src, s, "range " + std::to_string(range));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// The original library's extreme cases and friends: finite probabilities.
+TEST_P(Softmax32fKernel, ExtremeValues) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(Softmax32fKernels(), GetParam());
+  const std::vector<std::vector<float>> rows = {
+      {-1000.0f, 0.0f},
+      {0.0f, -1000.0f},
+      {0.0f, 80.0f},
+      {80.0f, 0.0f, -1000.0f},
+      {-87.0f, 0.0f, -88.0f, -100.0f, -103.0f, -104.0f, -105.0f, -149.0f},
+      {3e38f, -3e38f, 0.0f},
+      {-3e38f, -3e38f, -3e38f, -1e38f},
+      {1e-40f, -1e-40f, 0.0f, 1e-45f},
+      {-kInf, 0.0f},
+      {1.0f, -kInf, 2.0f},
+      {-kInf, -kInf, -kInf, 5.0f, -kInf},
+  };
+  for (const auto& row : rows) {
+    // The row as inner == 1 (repeated over outer), and transposed as a
+    // count x inner slab with every column equal to the row.
+    for (size_t outer : {1, 17}) {
+      std::vector<float> src;
+      for (size_t o = 0; o < outer; ++o) src.insert(src.end(), row.begin(), row.end());
+      Check(kernel->fn, src, Shape{outer, row.size(), 1}, "extreme");
+      if (HasFatalFailure()) return;
+    }
+    for (size_t inner : {3, 16, 21}) {
+      std::vector<float> src;
+      for (float v : row) src.insert(src.end(), inner, v);
+      Check(kernel->fn, src, Shape{2 / 2, row.size(), inner}, "extreme strided");
+      if (HasFatalFailure()) return;
+    }
+  }
+  // [-1000, 0] gives exactly [0, 1]; [0, 80] gives [e^-80, 1 - tiny].
+  std::vector<float> got(2);
+  const float a[] = {-1000.0f, 0.0f};
+  kernel->fn(a, 1, 2, 1, got.data());
+  EXPECT_EQ(got[0], 0.0f);
+  EXPECT_EQ(got[1], 1.0f);
+  const float b[] = {0.0f, 80.0f};
+  kernel->fn(b, 1, 2, 1, got.data());
+  EXPECT_TRUE(std::isfinite(got[0]) && got[0] > 0.0f);
+  EXPECT_NEAR(got[0], std::exp(-80.0), 1e-6 * std::exp(-80.0));
+  EXPECT_EQ(got[1], 1.0f);
+}
+
+TEST_P(Softmax32fKernel, IdenticalValuesGiveUniformRows) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(Softmax32fKernels(), GetParam());
+  for (const Shape& s : {Shape{9, 2, 1}, Shape{9, 3, 1}, Shape{5, 4, 1}, Shape{3, 49, 1},
+                         Shape{2, 1000, 1}, Shape{2, 10, 37}}) {
+    for (float v : {0.0f, -5.5f, 1e30f, -1e30f}) {
+      const std::vector<float> src(s.size(), v);
+      Check(kernel->fn, src, s, "identical " + std::to_string(v));
+      if (HasFatalFailure()) return;
+      std::vector<float> got(s.size());
+      kernel->fn(src.data(), s.outer, s.count, s.inner, got.data());
+      const double p = 1.0 / s.count;
+      for (float g : got) ASSERT_NEAR(g, p, testing::SoftmaxBound(s.count, p)) << s.ToString();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Softmax32fKernel,
+                         ::testing::ValuesIn(testing::KernelNames(Softmax32fKernels())),
+                         testing::KernelNamePrinter());
+
+class Softmax16bKernel : public ::testing::TestWithParam<std::string> {
+ protected:
+  void Check(const Softmax16bFn fn, const std::vector<uint16_t>& src, const Shape& s,
+             const std::string& what) {
+    const std::vector<float> want = Ref16(src, s);
+    GuardedBuffer<uint16_t> got(src.size());
+    fn(src.data(), s.outer, s.count, s.inner, got.data());
+    ASSERT_TRUE(got.GuardsIntact()) << what << " " << s.ToString();
+    std::vector<uint16_t> in_place = src;
+    fn(in_place.data(), s.outer, s.count, s.inner, in_place.data());
+    for (size_t i = 0; i < src.size(); ++i) {
+      ASSERT_TRUE(testing::WithinOneBf16Ulp(got.data()[i], want[i]))
+          << what << " " << s.ToString() << " element " << i << ": got "
+          << Bf16ToFp32(got.data()[i]) << ", want " << want[i];
+      ASSERT_EQ(in_place[i], got.data()[i]) << what << " in place " << s.ToString() << " " << i;
+    }
+  }
+};
+
+TEST_P(Softmax16bKernel, MatchesReferenceOnAllTails) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(Softmax16bKernels(), GetParam());
+  uint32_t seed = 1;
+  for (const Shape& s : Shapes()) {
+    const auto src = testing::RandomBf16(s.size(), -10.0f, 10.0f, seed++);
+    Check(kernel->fn, src, s, "uniform");
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(Softmax16bKernel, ExtremeValues) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(Softmax16bKernels(), GetParam());
+  const std::vector<std::vector<float>> rows = {
+      {-1000.0f, 0.0f},       {0.0f, 80.0f},         {80.0f, 0.0f, -1000.0f},
+      {-kInf, 0.0f},          {1.0f, -kInf, 2.0f},   {-87.0f, 0.0f, -88.0f, -100.0f, -104.0f},
+      {7.0f, 7.0f, 7.0f, 7.0f, 7.0f},
+  };
+  for (const auto& row : rows) {
+    for (size_t outer : {1, 19}) {
+      std::vector<uint16_t> src;
+      for (size_t o = 0; o < outer; ++o) {
+        for (float v : row) src.push_back(Fp32ToBf16(v));
+      }
+      Check(kernel->fn, src, Shape{outer, row.size(), 1}, "extreme");
+      if (HasFatalFailure()) return;
+    }
+    std::vector<uint16_t> src;
+    for (float v : row) src.insert(src.end(), 21, Fp32ToBf16(v));
+    Check(kernel->fn, src, Shape{1, row.size(), 21}, "extreme strided");
+    if (HasFatalFailure()) return;
+  }
+  const uint16_t a[] = {Fp32ToBf16(-1000.0f), 0};
+  uint16_t got[2];
+  kernel->fn(a, 1, 2, 1, got);
+  EXPECT_EQ(got[0], 0);
+  EXPECT_EQ(got[1], 0x3F80);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Softmax16bKernel,
+                         ::testing::ValuesIn(testing::KernelNames(Softmax16bKernels())),
+                         testing::KernelNamePrinter());
+
+// The reference against an independent long-double evaluation of the SPEC
+// formula on the FP32 differences.
+TEST(SoftmaxRef, MatchesLongDoubleOracle) {
+  const Shape s{3, 257, 5};
+  const auto src = testing::RandomFloats(s.size(), -30.0f, 30.0f, 5);
+  const auto got = Ref32(src, s);
+  for (size_t o = 0; o < s.outer; ++o) {
+    for (size_t i = 0; i < s.inner; ++i) {
+      const size_t base = o * s.count * s.inner + i;
+      float max = -kInf;
+      for (size_t c = 0; c < s.count; ++c) max = std::max(max, src[base + c * s.inner]);
+      long double sum = 0;
+      for (size_t c = 0; c < s.count; ++c) sum += std::exp((long double)(src[base + c * s.inner] - max));
+      for (size_t c = 0; c < s.count; ++c) {
+        const long double p = std::exp((long double)(src[base + c * s.inner] - max)) / sum;
+        const size_t j = base + c * s.inner;
+        ASSERT_LE(std::fabs((long double)got[j] - p), 0x1p-24 * p + 0x1p-150) << j;
+      }
+    }
+  }
+}
+
+TEST(SoftmaxApi, UsesBestKernelAndHandlesZeroSizes) {
+  const Shape s{4, 13, 3};
+  const auto src = testing::RandomFloats(s.size(), -4, 4, 9);
+  std::vector<float> got(s.size());
+  ASSERT_TRUE(Softmax32f(src.data(), s.outer, s.count, s.inner, got.data()).ok());
+  const auto want = Ref32(src, s);
+  EXPECT_FALSE(testing::CompareWithin(got, want, Bounds(want, s.count)));
+
+  const auto src16 = testing::RandomBf16(s.size(), -4, 4, 9);
+  std::vector<uint16_t> got16(s.size());
+  ASSERT_TRUE(Softmax16b(src16.data(), s.outer, s.count, s.inner, got16.data()).ok());
+  const auto want16 = Ref16(src16, s);
+  for (size_t i = 0; i < s.size(); ++i) EXPECT_TRUE(testing::WithinOneBf16Ulp(got16[i], want16[i]));
+
+  EXPECT_TRUE(Softmax32f(nullptr, 0, 10, 10, nullptr).ok());
+  EXPECT_TRUE(Softmax32f(nullptr, 10, 0, 10, nullptr).ok());
+  EXPECT_TRUE(Softmax32f(nullptr, 10, 10, 0, nullptr).ok());
+  EXPECT_TRUE(Softmax16b(nullptr, 0, 10, 10, nullptr).ok());
+  GuardedBuffer<float> untouched(4);
+  EXPECT_TRUE(Softmax32f(src.data(), 4, 0, 1, untouched.data()).ok());
+  EXPECT_TRUE(untouched.Untouched());
+}
+
+TEST(SoftmaxApi, RejectsBadInputAndWritesNothing) {
+  const auto kBad = absl::StatusCode::kInvalidArgument;
+  std::vector<float> src(64, 1.0f);
+  GuardedBuffer<float> dst(64);
+  EXPECT_EQ(Softmax32f(nullptr, 4, 4, 4, dst.data()).code(), kBad);
+  EXPECT_EQ(Softmax32f(src.data(), 4, 4, 4, nullptr).code(), kBad);
+  // Element count fits size_t but bytes do not; element count overflows.
+  EXPECT_EQ(Softmax32f(src.data(), size_t{1} << 62, 1, 1, dst.data()).code(), kBad);
+  EXPECT_EQ(Softmax32f(src.data(), size_t{1} << 32, size_t{1} << 32, 1, dst.data()).code(), kBad);
+  EXPECT_EQ(Softmax32f(src.data(), 1, size_t{1} << 40, size_t{1} << 40, dst.data()).code(), kBad);
+  EXPECT_TRUE(dst.Untouched());
+  // Partial overlap, either direction.
+  std::vector<float> buf(80, 1.0f);
+  EXPECT_EQ(Softmax32f(buf.data(), 4, 4, 4, buf.data() + 1).code(), kBad);
+  EXPECT_EQ(Softmax32f(buf.data() + 8, 4, 4, 4, buf.data()).code(), kBad);
+  for (float v : buf) EXPECT_EQ(v, 1.0f);
+  const absl::Status s = Softmax32f(src.data(), 4, 4, 4, nullptr);
+  EXPECT_NE(s.message().find("dst"), absl::string_view::npos) << s;
+
+  std::vector<uint16_t> src16(64, 0x3F80), buf16(80, 0x3F80);
+  GuardedBuffer<uint16_t> dst16(64);
+  EXPECT_EQ(Softmax16b(nullptr, 4, 4, 4, dst16.data()).code(), kBad);
+  EXPECT_EQ(Softmax16b(src16.data(), 4, 4, 4, nullptr).code(), kBad);
+  EXPECT_EQ(Softmax16b(src16.data(), size_t{1} << 63, 1, 1, dst16.data()).code(), kBad);
+  EXPECT_EQ(Softmax16b(src16.data(), size_t{1} << 32, size_t{1} << 32, 1, dst16.data()).code(),
+            kBad);
+  EXPECT_EQ(Softmax16b(buf16.data(), 4, 4, 4, buf16.data() + 3).code(), kBad);
+  EXPECT_EQ(Softmax16b(buf16.data() + 5, 4, 4, 4, buf16.data()).code(), kBad);
+  EXPECT_TRUE(dst16.Untouched());
+  for (uint16_t v : buf16) EXPECT_EQ(v, 0x3F80);
+}
+
+TEST(SoftmaxApi, InPlaceThroughTheApi) {
+  const Shape s{21825, 2, 1};
+  auto data = testing::RandomFloats(s.size(), -8, 8, 3);
+  const auto want = Ref32(data, s);
+  ASSERT_TRUE(Softmax32f(data.data(), s.outer, s.count, s.inner, data.data()).ok());
+  EXPECT_FALSE(testing::CompareWithin(data, want, Bounds(want, s.count)));
+}
+
+TEST(SoftmaxApi, MaxIsaCap) {
+  SetMaxIsa(Isa::kRef);
+  EXPECT_STREQ(Softmax32fKernels().Best().name, "ref");
+  EXPECT_STREQ(Softmax16bKernels().Best().name, "ref");
+  // The API then runs the reference: bit-identical results.
+  const Shape s{3, 17, 2};
+  const auto src = testing::RandomFloats(s.size(), -4, 4, 2);
+  std::vector<float> got(s.size());
+  ASSERT_TRUE(Softmax32f(src.data(), s.outer, s.count, s.inner, got.data()).ok());
+  EXPECT_FALSE(testing::CompareBitExact(got, Ref32(src, s)));
+  SetMaxIsa(std::nullopt);
+  if (CpuSupports(Isa::kAvx512)) {
+    EXPECT_STREQ(Softmax32fKernels().Best().name, "avx512");
+    EXPECT_STREQ(Softmax16bKernels().Best().name, "avx512");
+  }
+}
+
+}  // namespace
+}  // namespace synops
