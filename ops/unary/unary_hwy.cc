@@ -12,7 +12,7 @@
 // getmant/getexp, two-register permutes, fixupimm, rcp14/rsqrt14), and Rcp
 // and Sqrt mix Newton iterations with the divider, still correctly rounded.
 // The AVX-512 loop aligns its stores, masks head and tail, and streams large
-// arrays. Every path is checked by the same tests (unary_test.cc).
+// arrays (core/streaming.h). Every path is checked by the same tests (unary_test.cc).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/unary/unary_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/streaming.h"
 #include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "ops/unary/unary_kernels.h"
@@ -114,10 +115,9 @@ HWY_INLINE void Quad(const Op& op, VF& a, VF& b, VF& c, VF& e) {
   a = op(d, a), b = op(d, b), c = op(d, c), e = op(d, e);
 }
 
-// Arrays at least this large (and not in place) are written with
-// non-temporal stores: they would not stay in cache anyway, and streaming
-// saves reading the destination lines before overwriting them.
-constexpr size_t kStreamBytes = size_t{8} << 20;
+// Arrays of at least kStreamingStoreMinBytes (core/streaming.h), not in
+// place, are written with non-temporal stores, and their input prefetched
+// this far ahead.
 constexpr size_t kPrefetchBytes = 4096;
 
 // dst[i] = op(d, src[i]): a masked head that aligns dst to 64 bytes, four
@@ -135,7 +135,7 @@ HWY_INLINE void Map(const float* src, size_t n, float* dst, Op op) {
     _mm512_mask_storeu_ps(dst, m, op(d, VF{_mm512_maskz_loadu_ps(m, src)}).raw);
     i = head;
   }
-  if (n * sizeof(float) >= kStreamBytes && src != dst) {
+  if (n * sizeof(float) >= kStreamingStoreMinBytes && src != dst) {
     for (; i + 64 <= n; i += 64) {
       // Prefetch well ahead: the compute-heavy ops otherwise keep too few
       // misses in flight to saturate memory.

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/streaming.h"
 #include "gtest/gtest.h"
 #include "ops/unary/unary_accuracy.h"
 #include "ops/unary/unary_kernels.h"
@@ -105,6 +106,26 @@ TEST_P(UnaryKernel, AllOpsAllTails) {
       m = testing::CompareBitExact(inplace.span(), dst.span());
       ASSERT_FALSE(m) << UnaryOpName(op) << " in place n=" << n << ": " << m->ToString();
     }
+  }
+}
+
+// Arrays past the streaming-store threshold (the AVX-512 loop then streams
+// and prefetches), with a misaligned dst, against the reference; in place too.
+TEST_P(UnaryKernel, StreamingSizes) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(UnaryOperation32fKernels(), GetParam());
+  const size_t n = kStreamingStoreMinBytes / sizeof(float) + 77;
+  const std::vector<float> src = MixedInputs(n, 11);
+  std::vector<float> ref(n), got(n + 1);
+  for (UnaryOp op : {UnaryOp::kAbs, UnaryOp::kRcp, UnaryOp::kSqrt, UnaryOp::kExp, UnaryOp::kSin}) {
+    UnaryOperation32fRef(src.data(), n, op, ref.data());
+    got[n] = 42.0f;
+    kernel->fn(src.data(), n, op, got.data() + 1);
+    auto m = CheckUnary(op, src, absl::MakeConstSpan(got.data() + 1, n), ref);
+    ASSERT_FALSE(m) << UnaryOpName(op) << ": " << m->ToString();
+    std::vector<float> inplace = src;
+    kernel->fn(inplace.data(), n, op, inplace.data());
+    m = testing::CompareBitExact(inplace, absl::MakeConstSpan(got.data() + 1, n));
+    ASSERT_FALSE(m) << UnaryOpName(op) << " in place: " << m->ToString();
   }
 }
 
