@@ -9,6 +9,7 @@ The campaign runner and the corpus filegroups read this list.
 SYNOPS_FUZZERS = {
     "bf16": "//bf16:bf16_fuzz",
     "channel_sum": "//ops/channel_sum:channel_sum_fuzz",
+    "conv16b": "//conv16b:conv16b_fuzz",
     "eltwise": "//ops/eltwise:eltwise_fuzz",
     "lrn": "//ops/lrn:lrn_fuzz",
     "shuffle": "//ops/shuffle:shuffle_fuzz",

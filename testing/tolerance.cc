@@ -159,5 +159,21 @@ double MaxAbsError(absl::Span<const float> got, absl::Span<const float> want) {
   return m;
 }
 
+double Conv16bSumBound(size_t k, double sum_abs_products) {
+  return static_cast<double>(k) * 2.0 * kFp32Eps * sum_abs_products + 1e-6;
+}
+
+double Bf16Ulp(double x) {
+  const double a = std::fabs(x);
+  if (!(a >= 0x1p-126)) return 0x1p-133;
+  return std::ldexp(1.0, std::ilogb(a) - 7);
+}
+
+double ActivationErrorBound(double x) {
+  const double a = std::fabs(x);
+  const double ulp = a >= 0x1p-126 ? std::ldexp(1.0, std::ilogb(a) - 23) : 0x1p-149;
+  return std::fmax(4.0 * ulp, 1e-6);
+}
+
 }  // namespace testing
 }  // namespace synops

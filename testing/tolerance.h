@@ -97,6 +97,14 @@ std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<co
 // Largest |got - want| over finite pairs (for reports).
 double MaxAbsError(absl::Span<const float> got, absl::Span<const float> want);
 
+// conv16b (SPEC.md §4): bound on |out - ref| of a convolution sum before the
+// activation, K * 2^-22 * sum |src * w| + 1e-6, K = kernelY*kernelX*srcC/group.
+double Conv16bSumBound(size_t k, double sum_abs_products);
+// One BF16 ULP at |x| (the spacing of BF16 values there; 2^-133 for denormals).
+double Bf16Ulp(double x);
+// An activation's own error: 4 FP32 ULP of x or 1e-6, whichever is larger.
+double ActivationErrorBound(double x);
+
 }  // namespace testing
 }  // namespace synops
 

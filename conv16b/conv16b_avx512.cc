@@ -1,0 +1,83 @@
+// AVX-512 kernels without BF16 instructions: BF16 values are widened to FP32
+// (a shift) and multiplied with FMAs, which is exact for BF16 products.
+#include "conv16b/conv16b_x86_gemm-inl.h"
+
+namespace synops {
+namespace conv16b_internal {
+namespace {
+
+struct Fp32Dot {
+  struct W {
+    __m512 lo, hi;  // even and odd elements of the pairs
+  };
+  struct S {
+    __m512 lo, hi;
+  };
+  static W LoadW(const uint16_t* p) {
+    const __m512i v = _mm512_loadu_si512(p);
+    return {_mm512_castsi512_ps(_mm512_slli_epi32(v, 16)),
+            _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32(int32_t(0xFFFF0000u))))};
+  }
+  static S Broadcast(const uint16_t* p) {
+    const uint32_t v = static_cast<uint32_t>(x86_gemm::LoadPair(p));
+    return {_mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(v << 16))),
+            _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(v & 0xFFFF0000u)))};
+  }
+  static __m512 Accumulate(__m512 acc, S s, W w) {
+    return _mm512_fmadd_ps(s.hi, w.hi, _mm512_fmadd_ps(s.lo, w.lo, acc));
+  }
+};
+
+inline __m512 LoadBf16(const uint16_t* p, __mmask16 mask) {
+  const __m256i h = _mm256_maskz_loadu_epi16(mask, p);
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+// PX pixels of one 16-channel block.
+template <int PX>
+void DepthwiseBlock(const DepthwiseRowArgs& a, size_t x, size_t c, __mmask16 mask) {
+  __m512 acc[PX];
+  for (int i = 0; i < PX; ++i) acc[i] = _mm512_setzero_ps();
+  const float* w = a.weight + c;
+  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    const uint16_t* s = a.src + x * a.pixel_stride + ky * a.ky_stride + c;
+    for (size_t kx = 0; kx < a.kernel_x; ++kx, s += a.kx_stride, w += a.cpad) {
+      const __m512 wv = _mm512_loadu_ps(w);
+      for (int i = 0; i < PX; ++i) {
+        acc[i] = _mm512_fmadd_ps(LoadBf16(s + i * a.pixel_stride, mask), wv, acc[i]);
+      }
+    }
+  }
+  for (int i = 0; i < PX; ++i) _mm512_storeu_ps(a.out + (x + i) * a.cpad + c, acc[i]);
+}
+
+}  // namespace
+
+void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); }
+
+void DepthwiseRowAvx512(const DepthwiseRowArgs& a) {
+  for (size_t c = 0; c < a.channels; c += 16) {
+    const size_t left = a.channels - c;
+    const __mmask16 mask = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u);
+    size_t x = 0;
+    for (; x + 4 <= a.width; x += 4) DepthwiseBlock<4>(a, x, c, mask);
+    for (; x < a.width; ++x) DepthwiseBlock<1>(a, x, c, mask);
+  }
+}
+
+uint64_t PeakAvx512(uint64_t iterations) {
+  __m512 acc[12];
+  for (int j = 0; j < 12; ++j) acc[j] = _mm512_set1_ps(static_cast<float>(j));
+  const __m512 a = _mm512_set1_ps(0.999f), b = _mm512_set1_ps(0.001f);
+  for (uint64_t i = 0; i < iterations; ++i) {
+    for (int j = 0; j < 12; ++j) acc[j] = _mm512_fmadd_ps(acc[j], a, b);
+  }
+  __m512 sum = acc[0];
+  for (int j = 1; j < 12; ++j) sum = _mm512_add_ps(sum, acc[j]);
+  volatile float sink = _mm512_reduce_add_ps(sum);
+  (void)sink;
+  return iterations * 12 * 16 * 2;
+}
+
+}  // namespace conv16b_internal
+}  // namespace synops

@@ -1,0 +1,112 @@
+// Every conv16b algorithm on the ResNet-50 / MobileNet shapes of the issue,
+// NHWC BF16 -> BF16 with Relu, reporting FLOP/s (2 per multiply-add), next to
+// the compute peak of each ISA measured in this binary: an FMA loop
+// (AVX-512) and a vdpbf16ps loop (AVX512-BF16).
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "conv16b/conv16b_check.h"
+#include "conv16b/conv16b_gemm.h"
+#include "conv16b/conv16b_internal.h"
+#include "testing/bench_util.h"
+
+namespace synops {
+namespace {
+
+struct Shape {
+  const char* label;
+  size_t ic, ih, iw, oc, k, stride, pad, group;
+};
+
+const Shape kShapes[] = {
+    {"resnet_3x3_64_64_56", 64, 56, 56, 64, 3, 1, 1, 1},
+    {"resnet_1x1_256_64_56", 256, 56, 56, 64, 1, 1, 0, 1},
+    {"resnet_1x1_64_256_56", 64, 56, 56, 256, 1, 1, 0, 1},
+    {"resnet_1x1_1024_256_14", 1024, 14, 14, 256, 1, 1, 0, 1},
+    {"mobilenet_dw3x3_32_112", 32, 112, 112, 32, 3, 1, 1, 32},
+    {"mobilenet_dw7x7_256_14", 256, 14, 14, 256, 7, 1, 3, 256},
+    {"stem_3_32_224_s2", 3, 224, 224, 32, 3, 2, 1, 1},
+};
+
+conv16b_check::Problem MakeProblem(const Shape& s) {
+  conv16b_check::Problem pr;
+  ConvParams& p = pr.p;
+  p.srcC = s.ic;
+  p.srcH = s.ih;
+  p.srcW = s.iw;
+  p.dstC = s.oc;
+  p.kernelY = p.kernelX = s.k;
+  p.strideY = p.strideX = s.stride;
+  p.padY = p.padX = p.padH = p.padW = s.pad;
+  p.group = s.group;
+  p.srcF = p.dstF = TensorFormat::kNhwc;
+  p.srcT = p.dstT = DataType::k16b;
+  p.activation = Activation::kRelu;
+  conv16b_check::SetOutputSize(&p);
+  std::mt19937 rng(1);
+  conv16b_check::FillRandom(&pr, false, &rng);
+  return pr;
+}
+
+double Flops(const conv16b_check::Problem& pr) {
+  const ConvParams& p = pr.p;
+  return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
+}
+
+void RegisterAll() {
+#if defined(__x86_64__)
+  benchmark::RegisterBenchmark("Peak/avx512/fma", [](benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, Isa::kAvx512)) return;
+    double flops = 0;
+    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAvx512(1 << 16));
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+  });
+  benchmark::RegisterBenchmark("Peak/avx512bf16/vdpbf16ps", [](benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, Isa::kAvx512Bf16)) return;
+    double flops = 0;
+    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAvx512Bf16(1 << 16));
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+  });
+#endif
+  for (const Shape& shape : kShapes) {
+    for (const auto& spec : conv16b_internal::Algorithms()) {
+      // Only the algorithms whose selection rule accepts the shape.
+      auto geometry = conv16b_internal::Validate(1, MakeProblem(shape).p);
+      if (!geometry.ok() || !spec.supports(*geometry)) continue;
+      const std::string name = std::string("Conv16b/") + spec.name + "/" + shape.label;
+      benchmark::RegisterBenchmark(name.c_str(), [spec, shape](benchmark::State& state) {
+        if (!testing::SkipUnlessSupported(state, spec.isa)) return;
+        const conv16b_check::Problem pr = MakeProblem(shape);
+        auto conv = conv16b_internal::CreateWithAlgorithm(pr.batch, pr.p, 0, spec.name);
+        if (!conv.ok()) {
+          state.SkipWithError(std::string(conv.status().message()).c_str());
+          return;
+        }
+        if (!(*conv)->SetParams(pr.weight.data(), pr.bias.data(), nullptr).ok()) {
+          state.SkipWithError("SetParams failed");
+          return;
+        }
+        std::vector<uint8_t> buf((*conv)->ExternalBufferSize());
+        std::vector<uint16_t> dst(pr.p.dstC * pr.p.dstH * pr.p.dstW);
+        for (auto _ : state) {
+          if (!(*conv)->Forward(pr.src.data(), buf.data(), dst.data()).ok()) {
+            state.SkipWithError("Forward failed");
+            return;
+          }
+          benchmark::ClobberMemory();
+        }
+        state.counters["FLOPS"] = benchmark::Counter(Flops(pr) * state.iterations(),
+                                                     benchmark::Counter::kIsRate);
+        state.SetLabel((*conv)->Info());
+      })->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+const int kRegistered = (RegisterAll(), 0);
+
+}  // namespace
+}  // namespace synops

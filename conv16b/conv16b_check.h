@@ -1,0 +1,64 @@
+// Checking conv16b against a double-precision oracle at the SPEC.md §4 bound:
+// shared by the test, the fuzzer, the benchmark and synbench (no GoogleTest).
+#ifndef SYNOPS_CONV16B_CONV16B_CHECK_H_
+#define SYNOPS_CONV16B_CONV16B_CHECK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "conv16b/conv16b.h"
+#include "testing/tolerance.h"
+
+namespace synops {
+namespace conv16b_check {
+
+// One problem with its data. `src` holds the source tensor's bytes (FP32 or
+// BF16 per p.srcT).
+struct Problem {
+  size_t batch = 1;
+  ConvParams p;
+  std::vector<float> weight, bias, params;
+  std::vector<uint8_t> src;
+};
+
+// dstH/dstW from the rest of the geometry (0 if the kernel does not fit).
+void SetOutputSize(ConvParams* p);
+
+// Fills weights, bias, activation params and src: uniform in [-1, 1] (src
+// and weights), or integers in [-4, 4] with integer-valued params if
+// `integers` (every partial sum is then exact in FP32).
+void FillRandom(Problem* problem, bool integers, std::mt19937* rng);
+
+// The activation in double (the SPEC formula).
+double ActivateDouble(double v, Activation a, const float* params, size_t c);
+
+// Output of the problem evaluated in double and the allowed |got - want| per
+// element, in dst order.
+struct Oracle {
+  std::vector<double> want;
+  std::vector<double> bound;
+};
+Oracle ComputeOracle(const Problem& problem);
+
+// Runs the problem with algorithm `name` ("" = Convolution16b::Create's choice);
+// the output converted to FP32 if BF16. `with_buf`: pass an external buffer.
+absl::StatusOr<std::vector<float>> Run(const Problem& problem, absl::string_view name,
+                                       bool with_buf = true);
+
+// The first element outside the oracle's bound.
+std::optional<testing::Mismatch> CompareToOracle(const std::vector<float>& got,
+                                                 const Oracle& oracle);
+
+// synbench problem string, e.g. "conv16b:mb1,ic64,ih56,iw56,oc64,kh3,kw3,...".
+std::string ProblemString(const Problem& problem);
+
+}  // namespace conv16b_check
+}  // namespace synops
+
+#endif  // SYNOPS_CONV16B_CONV16B_CHECK_H_

@@ -1,0 +1,294 @@
+// The fast algorithms' drivers: nhwc_gemm (any geometry; direct convolution
+// over pair-interleaved packed weights, the row microkernels of
+// conv16b_gemm.h) and nhwc_depthwise. Both read a zero-padded BF16 NHWC copy
+// of each source image (built here from FP32 or BF16, NHWC or NCHW), so the
+// kernels never test bounds; a BF16 NHWC source without padding whose groups
+// have an even channel count is read in place (the 1x1 / no-padding fast
+// path). Each output row of sums goes through StoreOutput (bias, activation,
+// FP32/BF16, NHWC/NCHW).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "bf16/bf16.h"
+#include "bf16/bf16_kernels.h"
+#include "conv16b/conv16b_gemm.h"
+#include "conv16b/conv16b_internal.h"
+
+namespace synops {
+namespace conv16b_internal {
+namespace {
+
+size_t RoundUp(size_t v, size_t m) { return (v + m - 1) / m * m; }
+uint8_t* Align64(uint8_t* p) {
+  return reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(p) + 63) & ~uintptr_t{63});
+}
+
+// The padded source: [PH][PW][group][icp], icp >= icg (the extra channels and
+// the border are zero).
+struct PaddedSource {
+  size_t ph, pw, icp, cp;  // cp = group * icp: elements per pixel
+
+  PaddedSource(const Geometry& g, size_t icp_) {
+    const ConvParams& p = g.p;
+    ph = p.srcH + p.padY + p.padH;
+    pw = p.srcW + p.padX + p.padW;
+    icp = icp_;
+    cp = p.group * icp;
+  }
+  size_t Bytes() const { return ph * pw * cp * sizeof(uint16_t); }
+
+  // Fills `out` from batch item n of `src`.
+  void Fill(const Geometry& g, const uint8_t* src, size_t n, uint16_t* out) const {
+    const ConvParams& p = g.p;
+    const size_t row = pw * cp;
+    // Borders.
+    std::memset(out, 0, p.padY * row * sizeof(uint16_t));
+    std::memset(out + (p.padY + p.srcH) * row, 0, p.padH * row * sizeof(uint16_t));
+    for (size_t y = 0; y < p.srcH; ++y) {
+      uint16_t* r = out + (y + p.padY) * row;
+      std::memset(r, 0, p.padX * cp * sizeof(uint16_t));
+      std::memset(r + (p.padX + p.srcW) * cp, 0, p.padW * cp * sizeof(uint16_t));
+    }
+    const bool f32 = p.srcT == DataType::k32f;
+    const float* s32 = reinterpret_cast<const float*>(src) + n * g.src_image;
+    const uint16_t* s16 = reinterpret_cast<const uint16_t*>(src) + n * g.src_image;
+    if (p.srcF == TensorFormat::kNhwc) {
+      const Fp32ToBf16Fn convert = Fp32ToBf16Kernels().Best().fn;
+      for (size_t y = 0; y < p.srcH; ++y) {
+        uint16_t* d = out + ((y + p.padY) * pw + p.padX) * cp;
+        const size_t s = y * p.srcW * p.srcC;
+        if (icp == g.icg) {
+          if (f32) {
+            convert(s32 + s, p.srcW * p.srcC, d);
+          } else {
+            std::memcpy(d, s16 + s, p.srcW * p.srcC * sizeof(uint16_t));
+          }
+          continue;
+        }
+        for (size_t x = 0; x < p.srcW; ++x) {
+          for (size_t gr = 0; gr < p.group; ++gr) {
+            uint16_t* dd = d + x * cp + gr * icp;
+            const size_t ss = s + x * p.srcC + gr * g.icg;
+            if (f32) {
+              convert(s32 + ss, g.icg, dd);
+            } else {
+              std::memcpy(dd, s16 + ss, g.icg * sizeof(uint16_t));
+            }
+            std::fill(dd + g.icg, dd + icp, uint16_t{0});
+          }
+        }
+      }
+      return;
+    }
+    // NCHW: transpose plane by plane.
+    const size_t plane = p.srcH * p.srcW;
+    if (icp != g.icg) {
+      for (size_t y = 0; y < p.srcH; ++y) {
+        uint16_t* d = out + ((y + p.padY) * pw + p.padX) * cp;
+        for (size_t x = 0; x < p.srcW; ++x)
+          for (size_t gr = 0; gr < p.group; ++gr)
+            std::fill(d + x * cp + gr * icp + g.icg, d + x * cp + (gr + 1) * icp, uint16_t{0});
+      }
+    }
+    for (size_t c = 0; c < p.srcC; ++c) {
+      const size_t dc = (c / g.icg) * icp + c % g.icg;
+      for (size_t y = 0; y < p.srcH; ++y) {
+        uint16_t* d = out + ((y + p.padY) * pw + p.padX) * cp + dc;
+        const size_t s = c * plane + y * p.srcW;
+        if (f32) {
+          for (size_t x = 0; x < p.srcW; ++x) d[x * cp] = Fp32ToBf16(s32[s + x]);
+        } else {
+          for (size_t x = 0; x < p.srcW; ++x) d[x * cp] = s16[s + x];
+        }
+      }
+    }
+  }
+};
+
+// ------------------------------------------------------------- nhwc_gemm
+
+class NhwcGemm : public Algorithm {
+ public:
+  NhwcGemm(const Geometry& g, GemmRowFn row)
+      : Algorithm(g), row_(row), pad_(g, RoundUp(g.icg, 2)) {
+    const ConvParams& p = g.p;
+    direct_ = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc && p.padY == 0 &&
+              p.padX == 0 && p.padH == 0 && p.padW == 0 && g.icg % 2 == 0;
+    nblocks_ = (g.ocg + 15) / 16;
+    k_ = p.kernelY * p.kernelX * pad_.icp;
+    group_packed_ = PackPairInterleavedSize(k_, g.ocg, 16);
+  }
+
+  size_t ExternalBufferSize() const override {
+    return (direct_ ? 0 : pad_.Bytes() + 64) + geo_.p.dstW * nblocks_ * 16 * sizeof(float) + 64;
+  }
+  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
+
+  void SetWeights(const float* weight) override {
+    const ConvParams& p = geo_.p;
+    packed_.assign(group_packed_ * p.group, 0);
+    std::vector<uint16_t> b(k_ * geo_.ocg);
+    for (size_t gr = 0; gr < p.group; ++gr) {
+      std::fill(b.begin(), b.end(), uint16_t{0});
+      for (size_t ky = 0; ky < p.kernelY; ++ky)
+        for (size_t kx = 0; kx < p.kernelX; ++kx)
+          for (size_t ic = 0; ic < geo_.icg; ++ic)
+            for (size_t oc = 0; oc < geo_.ocg; ++oc)
+              b[((ky * p.kernelX + kx) * pad_.icp + ic) * geo_.ocg + oc] =
+                  Fp32ToBf16(WeightAt(weight, geo_, gr * geo_.ocg + oc, ic, ky, kx));
+      PackPairInterleavedKernels().Best().fn(b.data(), k_, geo_.ocg, 16,
+                                             packed_.data() + gr * group_packed_);
+    }
+  }
+
+  void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+               const Epilogue& e) const override {
+    const ConvParams& p = geo_.p;
+    uint8_t* cursor = Align64(buf);
+    uint16_t* padded = nullptr;
+    if (!direct_) {
+      padded = reinterpret_cast<uint16_t*>(cursor);
+      cursor = Align64(cursor + pad_.Bytes());
+    }
+    float* sums = reinterpret_cast<float*>(cursor);
+    // Row geometry in the source the kernel reads.
+    const size_t cp = direct_ ? p.srcC : pad_.cp;
+    const size_t pw = direct_ ? p.srcW : pad_.pw;
+    const size_t icp = direct_ ? geo_.icg : pad_.icp;
+    GemmRowArgs a;
+    a.pixel_stride = p.strideX * cp;
+    a.ky_stride = p.dilationY * pw * cp;
+    a.kx_stride = p.dilationX * cp;
+    a.kernel_y = p.kernelY;
+    a.kernel_x = p.kernelX;
+    a.pairs = icp / 2;
+    a.nblocks = nblocks_;
+    a.width = p.dstW;
+    a.out = sums;
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      const uint16_t* base;
+      if (direct_) {
+        base = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
+      } else {
+        pad_.Fill(geo_, src, n, padded);
+        base = padded;
+      }
+      for (size_t oy = 0; oy < p.dstH; ++oy) {
+        for (size_t gr = 0; gr < p.group; ++gr) {
+          a.src = base + oy * p.strideY * pw * cp + gr * icp;
+          a.weight = packed_.data() + gr * group_packed_;
+          row_(a);
+          StoreOutput(geo_, e, sums, nblocks_ * 16, n, oy, 0, p.dstW, gr * geo_.ocg, geo_.ocg,
+                      dst);
+        }
+      }
+    }
+  }
+
+ private:
+  GemmRowFn row_;
+  PaddedSource pad_;
+  bool direct_;
+  size_t nblocks_, k_, group_packed_;
+  std::vector<uint16_t> packed_;
+};
+
+// ------------------------------------------------------------- nhwc_depthwise
+
+bool IsDepthwise(const Geometry& g) {
+  return g.p.group == g.p.srcC && g.p.group == g.p.dstC;
+}
+
+class NhwcDepthwise : public Algorithm {
+ public:
+  NhwcDepthwise(const Geometry& g, DepthwiseRowFn row)
+      : Algorithm(g), row_(row), pad_(g, 1), cpad_(RoundUp(g.p.dstC, 16)) {}
+
+  size_t ExternalBufferSize() const override {
+    return pad_.Bytes() + 64 + geo_.p.dstW * cpad_ * sizeof(float) + 64;
+  }
+  size_t WeightBytes() const override { return weight_.size() * sizeof(float); }
+
+  // weight_[(ky * kernelX + kx) * cpad + c], BF16 values as FP32.
+  void SetWeights(const float* weight) override {
+    const ConvParams& p = geo_.p;
+    weight_.assign(p.kernelY * p.kernelX * cpad_, 0.0f);
+    for (size_t ky = 0; ky < p.kernelY; ++ky)
+      for (size_t kx = 0; kx < p.kernelX; ++kx)
+        for (size_t c = 0; c < p.dstC; ++c)
+          weight_[(ky * p.kernelX + kx) * cpad_ + c] =
+              Bf16ToFp32(Fp32ToBf16(WeightAt(weight, geo_, c, 0, ky, kx)));
+  }
+
+  void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+               const Epilogue& e) const override {
+    const ConvParams& p = geo_.p;
+    uint16_t* padded = reinterpret_cast<uint16_t*>(Align64(buf));
+    float* sums = reinterpret_cast<float*>(Align64(buf + 64 + pad_.Bytes()));
+    DepthwiseRowArgs a;
+    a.pixel_stride = p.strideX * pad_.cp;
+    a.ky_stride = p.dilationY * pad_.pw * pad_.cp;
+    a.kx_stride = p.dilationX * pad_.cp;
+    a.kernel_y = p.kernelY;
+    a.kernel_x = p.kernelX;
+    a.channels = p.dstC;
+    a.cpad = cpad_;
+    a.weight = weight_.data();
+    a.width = p.dstW;
+    a.out = sums;
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      pad_.Fill(geo_, src, n, padded);
+      for (size_t oy = 0; oy < p.dstH; ++oy) {
+        a.src = padded + oy * p.strideY * pad_.pw * pad_.cp;
+        row_(a);
+        StoreOutput(geo_, e, sums, cpad_, n, oy, 0, p.dstW, 0, p.dstC, dst);
+      }
+    }
+  }
+
+ private:
+  DepthwiseRowFn row_;
+  PaddedSource pad_;
+  size_t cpad_;
+  std::vector<float> weight_;
+};
+
+bool Any(const Geometry&) { return true; }
+
+}  // namespace
+
+std::vector<AlgorithmSpec> GemmAlgorithms() {
+#if defined(__x86_64__)
+  return {
+      {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, Any,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<NhwcGemm>(g, GemmRowAvx512Bf16);
+       }},
+      {"avx512::nhwc_gemm", Isa::kAvx512, Any,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<NhwcGemm>(g, GemmRowAvx512);
+       }},
+  };
+#else
+  (void)Any;
+  return {};
+#endif
+}
+
+std::vector<AlgorithmSpec> DepthwiseAlgorithms() {
+#if defined(__x86_64__)
+  return {
+      {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<NhwcDepthwise>(g, DepthwiseRowAvx512);
+       }},
+  };
+#else
+  (void)IsDepthwise;
+  return {};
+#endif
+}
+
+}  // namespace conv16b_internal
+}  // namespace synops

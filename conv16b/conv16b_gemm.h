@@ -1,0 +1,59 @@
+// The NHWC GEMM and depthwise microkernels (one file per ISA) and the
+// arguments the drivers in conv16b_gemm.cc pass them.
+#ifndef SYNOPS_CONV16B_CONV16B_GEMM_H_
+#define SYNOPS_CONV16B_CONV16B_GEMM_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace synops {
+namespace conv16b_internal {
+
+// One output row of one group: out[x][oc] = sum over (ky, kx, ic) of
+// src[x * pixel_stride + ky * ky_stride + kx * kx_stride + ic] * w, for
+// x < width and oc < nblocks * 16. `src` is BF16 NHWC with the group's
+// channels padded to an even count (2 * pairs); `weight` is pair-interleaved
+// (PackPairInterleaved with w = 16) from the K x ocg matrix whose row
+// (ky * kernel_x + kx) * 2 * pairs + ic holds the weights of that tap.
+struct GemmRowArgs {
+  const uint16_t* src;
+  size_t pixel_stride, ky_stride, kx_stride;  // elements
+  size_t kernel_y, kernel_x, pairs;
+  const uint16_t* weight;
+  size_t nblocks;  // ceil(ocg / 16)
+  size_t width;
+  float* out;  // [width][nblocks * 16]
+};
+using GemmRowFn = void (*)(const GemmRowArgs& args);
+
+// One output row of a depthwise convolution (group == srcC == dstC):
+// out[x][c] = sum over (ky, kx) of src[x * pixel_stride + ky * ky_stride +
+// kx * kx_stride + c] * weight[(ky * kernel_x + kx) * cpad + c], c < channels.
+// `weight` is FP32 holding BF16 values, zero for c >= channels.
+struct DepthwiseRowArgs {
+  const uint16_t* src;
+  size_t pixel_stride, ky_stride, kx_stride;
+  size_t kernel_y, kernel_x;
+  size_t channels, cpad;  // cpad = round_up(channels, 16)
+  const float* weight;
+  size_t width;
+  float* out;  // [width][cpad]
+};
+using DepthwiseRowFn = void (*)(const DepthwiseRowArgs& args);
+
+#if defined(__x86_64__)
+// conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
+void GemmRowAvx512(const GemmRowArgs& args);
+void DepthwiseRowAvx512(const DepthwiseRowArgs& args);
+// conv16b_avx512bf16.cc: vdpbf16ps.
+void GemmRowAvx512Bf16(const GemmRowArgs& args);
+// Compute peaks for the benchmark: tight loops of independent FMAs /
+// vdpbf16ps; return the FLOPs performed.
+uint64_t PeakAvx512(uint64_t iterations);
+uint64_t PeakAvx512Bf16(uint64_t iterations);
+#endif
+
+}  // namespace conv16b_internal
+}  // namespace synops
+
+#endif  // SYNOPS_CONV16B_CONV16B_GEMM_H_

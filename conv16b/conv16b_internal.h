@@ -1,0 +1,154 @@
+// Internals of conv16b shared by the algorithms, tests, benchmarks, fuzzer
+// and synbench: geometry, the algorithm interface and registry, the
+// activation and the output epilogue.
+#ifndef SYNOPS_CONV16B_CONV16B_INTERNAL_H_
+#define SYNOPS_CONV16B_CONV16B_INTERNAL_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "conv16b/conv16b.h"
+#include "core/dispatch.h"
+
+namespace synops {
+namespace conv16b_internal {
+
+// A validated problem.
+struct Geometry {
+  size_t batch = 1;
+  ConvParams p;
+  size_t icg = 0;  // srcC / group
+  size_t ocg = 0;  // dstC / group
+  size_t src_image = 0;  // elements of one batch item
+  size_t dst_image = 0;
+  size_t src_bytes = 0;  // whole tensors
+  size_t dst_bytes = 0;
+  size_t weight_count = 0;  // kernelY * kernelX * icg * dstC
+};
+
+inline size_t ElementSize(DataType t) { return t == DataType::k16b ? 2 : 4; }
+
+// Bias (dstC values) and activation params as the context stores them.
+struct Epilogue {
+  const float* bias = nullptr;
+  Activation activation = Activation::kIdentity;
+  const float* params = nullptr;
+};
+
+// One convolution algorithm for one geometry.
+class Algorithm {
+ public:
+  explicit Algorithm(const Geometry& geometry) : geo_(geometry) {}
+  virtual ~Algorithm() = default;
+  // Scratch bytes Forward needs in `buf`.
+  virtual size_t ExternalBufferSize() const = 0;
+  // Bytes of the packed weights.
+  virtual size_t WeightBytes() const = 0;
+  // Rounds the FP32 weights (SPEC layout) to BF16 and packs them.
+  virtual void SetWeights(const float* weight) = 0;
+  // `buf` has ExternalBufferSize() bytes.
+  virtual void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+                       const Epilogue& epilogue) const = 0;
+  const Geometry& geometry() const { return geo_; }
+
+ protected:
+  Geometry geo_;
+};
+
+struct AlgorithmSpec {
+  const char* name;  // "<isa>::<algorithm>"
+  Isa isa;
+  bool (*supports)(const Geometry&);
+  std::unique_ptr<Algorithm> (*make)(const Geometry&);
+};
+
+// Every algorithm compiled in, in selection order (first supported and
+// allowed wins), ref::direct last. Selection rules:
+//   1. avx512::nhwc_depthwise   group == srcC == dstC (depthwise), AVX-512
+//   2. avx512bf16::nhwc_gemm    any geometry, AVX512-BF16
+//   3. avx512::nhwc_gemm        any geometry, AVX-512
+//   4. ref::direct              any geometry
+// The GEMM algorithms run NCHW problems through NHWC copies of src and dst rows.
+const std::vector<AlgorithmSpec>& Algorithms();
+const AlgorithmSpec* FindAlgorithm(absl::string_view name);
+
+// Validates `params` exactly like Convolution16b::Create.
+absl::StatusOr<Geometry> Validate(size_t batch, const ConvParams& params);
+
+// Create with a forced algorithm (tests, benchmarks, fuzzer, synbench):
+// NotFound for an unknown name, FailedPrecondition if this CPU cannot run it
+// or it does not support the geometry.
+absl::StatusOr<std::unique_ptr<Convolution16b>> CreateWithAlgorithm(size_t batch,
+                                                                    const ConvParams& params,
+                                                                    uint32_t compatibility,
+                                                                    absl::string_view name);
+
+// The FP32 weight for output channel `oc` (0..dstC), input channel `ic` of
+// its group (0..icg), tap (ky, kx), from the SPEC layout.
+inline float WeightAt(const float* w, const Geometry& g, size_t oc, size_t ic, size_t ky,
+                      size_t kx) {
+  const ConvParams& p = g.p;
+  if (p.srcF == TensorFormat::kNhwc) {
+    return w[((ky * p.kernelX + kx) * g.icg + ic) * p.dstC + oc];
+  }
+  return w[((oc * g.icg + ic) * p.kernelY + ky) * p.kernelX + kx];
+}
+
+// The activation of SPEC.md §4 on v = sum + bias for channel c. The
+// transcendental ones are evaluated in double and rounded once.
+template <Activation A>
+inline float Activate(float v, const float* p, size_t c) {
+  if constexpr (A == Activation::kIdentity) {
+    return v;
+  } else if constexpr (A == Activation::kRelu) {
+    return std::max(0.0f, v);
+  } else if constexpr (A == Activation::kLeakyRelu) {
+    return std::max(0.0f, v) + p[0] * std::min(0.0f, v);
+  } else if constexpr (A == Activation::kRestrictRange) {
+    return std::min(std::max(p[0], v), p[1]);
+  } else if constexpr (A == Activation::kPrelu) {
+    return std::max(0.0f, v) + p[c] * std::min(0.0f, v);
+  } else if constexpr (A == Activation::kElu) {
+    return v >= 0.0f ? v : static_cast<float>(static_cast<double>(p[0]) * std::expm1(double{v}));
+  } else if constexpr (A == Activation::kHswish) {
+    return std::max(std::min(v, p[0]) + p[0], 0.0f) * p[1] * v;
+  } else if constexpr (A == Activation::kMish) {
+    if (v > p[0]) return v;
+    const double d = v;
+    return static_cast<float>(d * std::tanh(std::log1p(std::exp(d))));
+  } else if constexpr (A == Activation::kHardSigmoid) {
+    return std::max(0.0f, std::min(v * p[0] + p[1], 1.0f));
+  } else if constexpr (A == Activation::kSwish) {
+    const double d = v;
+    return static_cast<float>(d / (1.0 + std::exp(-d * static_cast<double>(p[0]))));
+  } else {
+    static_assert(A == Activation::kGelu, "activation");
+    const double d = v;
+    return static_cast<float>(d * (1.0 + std::erf(d * 0.70710678118654752440)) * 0.5);
+  }
+}
+
+// Runtime-dispatched Activate (for the reference and tests).
+float ActivateAny(float v, Activation a, const float* params, size_t c);
+
+// Writes output pixels [x0, x0 + nx) of row (n, oy), channels [c0, c0 + nc):
+// value = Activate(sums[x * ld + j] + bias[c0 + j]) in dst's type and format.
+void StoreOutput(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                 size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst);
+
+// Algorithm specs of each source file.
+AlgorithmSpec RefAlgorithm();
+std::vector<AlgorithmSpec> GemmAlgorithms();       // empty off x86
+std::vector<AlgorithmSpec> DepthwiseAlgorithms();  // empty off x86
+
+}  // namespace conv16b_internal
+}  // namespace synops
+
+#endif  // SYNOPS_CONV16B_CONV16B_INTERNAL_H_

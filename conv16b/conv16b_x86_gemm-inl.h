@@ -1,0 +1,74 @@
+// The register-tiled GEMM row of conv16b_gemm.h, templated on how a pair of
+// BF16 products is accumulated (vdpbf16ps, or widening to FP32 and two FMAs).
+// Included by the per-ISA files, each compiled with its own -m flags.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "conv16b/conv16b_gemm.h"
+
+namespace synops {
+namespace conv16b_internal {
+namespace x86_gemm {
+
+// Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
+// in registers (12 x 2 = 24 of the 32 zmm registers).
+template <class Dot, int M, int NV>
+void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t block_stride,
+          float* out, size_t ld) {
+  __m512 acc[M][NV];
+  for (int m = 0; m < M; ++m)
+    for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
+  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    for (size_t kx = 0; kx < a.kernel_x; ++kx) {
+      const uint16_t* s = src + ky * a.ky_stride + kx * a.kx_stride;
+      const uint16_t* w = weight + (ky * a.kernel_x + kx) * a.pairs * 32;
+      for (size_t p = 0; p < a.pairs; ++p, s += 2, w += 32) {
+        typename Dot::W wv[NV];
+        for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
+        for (int m = 0; m < M; ++m) {
+          const typename Dot::S sv = Dot::Broadcast(s + m * a.pixel_stride);
+          for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
+        }
+      }
+    }
+  }
+  for (int m = 0; m < M; ++m)
+    for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + m * ld + v * 16, acc[m][v]);
+}
+
+constexpr int kTileM = 12;
+
+template <class Dot>
+void GemmRow(const GemmRowArgs& a) {
+  using TileFn = void (*)(const GemmRowArgs&, const uint16_t*, const uint16_t*, size_t, float*,
+                          size_t);
+#define SYNOPS_TILES(NV)                                                                   \
+  {                                                                                        \
+    nullptr, Tile<Dot, 1, NV>, Tile<Dot, 2, NV>, Tile<Dot, 3, NV>, Tile<Dot, 4, NV>,       \
+        Tile<Dot, 5, NV>, Tile<Dot, 6, NV>, Tile<Dot, 7, NV>, Tile<Dot, 8, NV>,            \
+        Tile<Dot, 9, NV>, Tile<Dot, 10, NV>, Tile<Dot, 11, NV>, Tile<Dot, 12, NV>          \
+  }
+  static const TileFn kTiles[2][kTileM + 1] = {SYNOPS_TILES(1), SYNOPS_TILES(2)};
+#undef SYNOPS_TILES
+  const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
+  const size_t ld = a.nblocks * 16;
+  for (size_t nb = 0; nb < a.nblocks; nb += 2) {
+    const int nv = a.nblocks - nb >= 2 ? 2 : 1;
+    for (size_t x = 0; x < a.width; x += kTileM) {
+      const size_t m = a.width - x < kTileM ? a.width - x : kTileM;
+      kTiles[nv - 1][m](a, a.src + x * a.pixel_stride, a.weight + nb * block_stride,
+                        block_stride, a.out + x * ld + nb * 16, ld);
+    }
+  }
+}
+
+inline int32_t LoadPair(const uint16_t* p) {
+  int32_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+}  // namespace x86_gemm
+}  // namespace conv16b_internal
+}  // namespace synops
