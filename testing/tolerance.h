@@ -30,8 +30,10 @@ double SumBound(size_t n, double sum_abs_terms);
 // Derivation (u = 2^-24): each exp within 2 ULP (4u relative) in the
 // numerator and again inside the sum; the FP32 sum of n positive terms
 // within (n - 1) u (bounded by n 2^-23 as SPEC scales sums); the reciprocal
-// of the sum and the product, 2u; the reference's rounding, u. Denormal
-// results (exp below 2^-126) add at most 2.5 denormal ULP: 2^-147.
+// of the sum (a division, or an approximation refined by a Newton step,
+// about 2u) and the product, 3u; the reference's rounding, u: in all
+// (n + 11) u <= (2n + 12) u. Denormal results (exp below 2^-126) add at most
+// 2.5 denormal ULP: 2^-147.
 double SoftmaxBound(size_t n, float ref);
 
 // Distance in units in the last place between two finite floats of any sign.

@@ -56,6 +56,18 @@ using D16 = hn::Rebind<uint16_t, DF>;
 
 HWY_INLINE VF Exp(DF d, VF x) { return hmath::ExpNonPositive(d, x); }
 
+// 1 / s for s >= 1 (a sum of exps that includes e^0): on AVX-512 rcp14
+// (relative error 2^-14) and one Newton step, about 2^-23 in all, instead of
+// the divider; elsewhere the IEEE division.
+HWY_INLINE VF Reciprocal(DF d, VF s) {
+#if HWY_TARGET == HWY_AVX3
+  const VF r0 = hn::ApproximateReciprocal(s);
+  return hn::Mul(r0, hn::NegMulAdd(s, r0, hn::Set(d, 2.0f)));
+#else
+  return hn::Div(hn::Set(d, 1.0f), s);
+#endif
+}
+
 // FP32 elements.
 struct F32 {
   using T = float;
@@ -79,6 +91,16 @@ struct F32 {
     hn::Store(v, d, buf);
     std::memcpy(p, buf, n * sizeof(float));
 #endif
+  }
+  // 2L consecutive elements as two vectors (any fixed order; StorePair
+  // writes them back in the same order).
+  static HWY_INLINE void LoadPair(DF d, const float* HWY_RESTRICT p, VF& a, VF& b) {
+    a = hn::LoadU(d, p);
+    b = hn::LoadU(d, p + hn::Lanes(d));
+  }
+  static HWY_INLINE void StorePair(DF d, VF a, VF b, float* HWY_RESTRICT p) {
+    hn::StoreU(a, d, p);
+    hn::StoreU(b, d, p + hn::Lanes(d));
   }
   static constexpr float kOne = 1.0f;
 };
@@ -121,6 +143,26 @@ struct B16 {
     std::memcpy(p, buf, n * sizeof(uint16_t));
 #endif
   }
+  // 2L BF16 values as 32-bit lanes: the even elements (low halves) and the
+  // odd ones (high halves), one instruction each, no shuffles.
+  using D16x2 = hn::Repartition<uint16_t, DF>;
+  static HWY_INLINE void LoadPair(DF d, const uint16_t* HWY_RESTRICT p, VF& even, VF& odd) {
+    const DU du;
+    const auto u = hn::BitCast(du, hn::LoadU(D16x2(), p));
+    even = hn::BitCast(d, hn::ShiftLeft<16>(u));
+    odd = hn::BitCast(d, hn::And(u, hn::Set(du, 0xFFFF0000u)));
+  }
+  // Rounds both (Fp32ToBf16 without the NaN case) into the halves they came from.
+  static HWY_INLINE void StorePair(DF d, VF even, VF odd, uint16_t* HWY_RESTRICT p) {
+    const DU du;
+    const auto one = hn::Set(du, 1u), half = hn::Set(du, 0x7FFFu);
+    const auto ue = hn::BitCast(du, even), uo = hn::BitCast(du, odd);
+    const auto re = hn::ShiftRight<16>(
+        hn::Add(ue, hn::Add(half, hn::And(hn::ShiftRight<16>(ue), one))));
+    const auto ro = hn::And(hn::Add(uo, hn::Add(half, hn::And(hn::ShiftRight<16>(uo), one))),
+                            hn::Set(du, 0xFFFF0000u));
+    hn::StoreU(hn::BitCast(D16x2(), hn::Or(re, ro)), D16x2(), p);
+  }
   static constexpr uint16_t kOne = 0x3F80;
 };
 
@@ -136,8 +178,7 @@ HWY_INLINE void Block2(DF d, const float* in, float* out) {
   // The larger entry's exp is exactly 1; the other's argument is the same
   // FP32 difference min - max that the reference exponentiates.
   const VF e = Exp(d, hn::Sub(hn::Min(a, b), hn::Max(a, b)));
-  const VF one = hn::Set(d, 1.0f);
-  const VF r = hn::Div(one, hn::Add(one, e));
+  const VF r = Reciprocal(d, hn::Add(hn::Set(d, 1.0f), e));
   const VF er = hn::Mul(e, r);
   hn::StoreInterleaved2(hn::IfThenElse(a_max, r, er), hn::IfThenElse(a_max, er, r), d, out);
 }
@@ -149,7 +190,7 @@ HWY_INLINE void Block3(DF d, const float* in, float* out) {
   const VF ea = Exp(d, hn::Sub(a, m));
   const VF eb = Exp(d, hn::Sub(b, m));
   const VF ec = Exp(d, hn::Sub(c, m));
-  const VF r = hn::Div(hn::Set(d, 1.0f), hn::Add(hn::Add(ea, eb), ec));
+  const VF r = Reciprocal(d, hn::Add(hn::Add(ea, eb), ec));
   hn::StoreInterleaved3(hn::Mul(ea, r), hn::Mul(eb, r), hn::Mul(ec, r), d, out);
 }
 
@@ -212,7 +253,7 @@ HWY_INLINE void RowInRegisters(DF d, const typename Tr::T* HWY_RESTRICT src, siz
     if (j + 1 == kVecs) v[j] = hn::IfThenElseZero(mask, v[j]);
     sum = hn::Add(sum, v[j]);
   }
-  const VF r = hn::Div(hn::Set(d, 1.0f), hn::SumOfLanes(d, sum));
+  const VF r = Reciprocal(d, hn::SumOfLanes(d, sum));
   for (size_t j = 0; j + 1 < kVecs; ++j) Tr::Store(hn::Mul(v[j], r), d, dst + j * lanes);
   Tr::StorePart(hn::Mul(v[kVecs - 1], r), d, dst + (kVecs - 1) * lanes, last);
 }
@@ -236,10 +277,13 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
   VF m0 = NegInf(d), m1 = m0, m2 = m0, m3 = m0;
   size_t i = 0;
   for (; i + 4 * lanes <= n; i += 4 * lanes) {
-    m0 = hn::Max(m0, Tr::Load(d, src + i));
-    m1 = hn::Max(m1, Tr::Load(d, src + i + lanes));
-    m2 = hn::Max(m2, Tr::Load(d, src + i + 2 * lanes));
-    m3 = hn::Max(m3, Tr::Load(d, src + i + 3 * lanes));
+    VF a, b, c, e;
+    Tr::LoadPair(d, src + i, a, b);
+    Tr::LoadPair(d, src + i + 2 * lanes, c, e);
+    m0 = hn::Max(m0, a);
+    m1 = hn::Max(m1, b);
+    m2 = hn::Max(m2, c);
+    m3 = hn::Max(m3, e);
   }
   for (; i + lanes <= n; i += lanes) m0 = hn::Max(m0, Tr::Load(d, src + i));
   const size_t tail = n - i;
@@ -249,9 +293,13 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
   const VF m = hn::MaxOfLanes(d, hn::Max(hn::Max(m0, m1), hn::Max(m2, m3)));
 
   VF s0 = hn::Zero(d), s1 = hn::Zero(d);
+  // Blocks of 2L elements keep LoadPair's order in ebuf; the rest is in
+  // element order.
   for (i = 0; i + 2 * lanes <= n; i += 2 * lanes) {
-    const VF e0 = Exp(d, hn::Sub(Tr::Load(d, src + i), m));
-    const VF e1 = Exp(d, hn::Sub(Tr::Load(d, src + i + lanes), m));
+    VF a, b;
+    Tr::LoadPair(d, src + i, a, b);
+    const VF e0 = Exp(d, hn::Sub(a, m));
+    const VF e1 = Exp(d, hn::Sub(b, m));
     hn::StoreU(e0, d, ebuf + i);
     hn::StoreU(e1, d, ebuf + i + lanes);
     s0 = hn::Add(s0, e0);
@@ -269,11 +317,11 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
     F32::StorePart(e0, d, ebuf + i, tail);
     s1 = hn::Add(s1, e0);
   }
-  const VF r = hn::Div(hn::Set(d, 1.0f), hn::SumOfLanes(d, hn::Add(s0, s1)));
+  const VF r = Reciprocal(d, hn::SumOfLanes(d, hn::Add(s0, s1)));
 
   for (i = 0; i + 2 * lanes <= n; i += 2 * lanes) {
-    Tr::Store(hn::Mul(hn::LoadU(d, ebuf + i), r), d, dst + i);
-    Tr::Store(hn::Mul(hn::LoadU(d, ebuf + i + lanes), r), d, dst + i + lanes);
+    Tr::StorePair(d, hn::Mul(hn::LoadU(d, ebuf + i), r),
+                  hn::Mul(hn::LoadU(d, ebuf + i + lanes), r), dst + i);
   }
   for (; i + lanes <= n; i += lanes) Tr::Store(hn::Mul(hn::LoadU(d, ebuf + i), r), d, dst + i);
   if (tail != 0) Tr::StorePart(hn::Mul(F32::LoadPart(d, ebuf + i, tail), r), d, dst + i, tail);
@@ -309,7 +357,7 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
       }
     }
   }
-  for (size_t k = 0; k < kVecs; ++k) s[k] = hn::Div(hn::Set(d, 1.0f), s[k]);
+  for (size_t k = 0; k < kVecs; ++k) s[k] = Reciprocal(d, s[k]);
   for (size_t c = 0; c < count; ++c) {
     for (size_t k = 0; k < kVecs; ++k) {
       VF e;
