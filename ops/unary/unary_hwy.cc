@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/hwy_math-inl.h"
 #include "core/streaming.h"
 #include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
@@ -226,9 +227,9 @@ HWY_INLINE __m512 Table(const float* t, __m512i idx) {
   return _mm512_permutex2var_ps(_mm512_load_ps(t), idx, _mm512_load_ps(t + 16));
 }
 
-constexpr float kLn2Hi = 0.693145751953125f;  // 12 bits: n * kLn2Hi is exact
-constexpr float kLn2Lo = 1.42860677e-06f;
-constexpr float kLog2e = 1.44269502f;
+using hmath::kLn2Hi;  // 12 bits: n * kLn2Hi is exact
+using hmath::kLn2Lo;
+using hmath::kLog2e;
 
 // x = n ln2 + r, |r| <= ln2/2 (Cody-Waite; exact first step), n rounded by
 // adding 1.5 * 2^23 (an FMA and a subtraction instead of roundscale).
@@ -243,12 +244,7 @@ HWY_INLINE __m512 Exp(__m512 x) {
   x = _mm512_min_ps(C(104.0f), _mm512_max_ps(C(-104.0f), x));
   __m512 n;
   const __m512 r = ReduceLn2(x, &n);
-  __m512 p = _mm512_fmadd_ps(C(1.3813142431899905e-03f), r, C(8.369418792426586e-03f));
-  p = _mm512_fmadd_ps(p, r, C(4.166845604777336e-02f));
-  p = _mm512_fmadd_ps(p, r, C(1.6666515171527863e-01f));
-  p = _mm512_fmadd_ps(p, r, C(4.999999403953552e-01f));
-  p = _mm512_fmadd_ps(p, r, C(1.0f));
-  p = _mm512_fmadd_ps(p, r, C(1.0f));
+  const __m512 p = hmath::ExpPolyReduced(DF(), VF{r}).raw;  // shared with softmax
   return _mm512_scalef_ps(p, n);
 }
 
