@@ -52,12 +52,13 @@ HWY_INLINE V ExpPolyReduced(D d, V r) {
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V ExpNonPositive(D d, V x) {
 #if HWY_TARGET == HWY_AVX3
-  // AVX-512: n = round(x log2e) by roundscale and 2^n p by scalef, which
-  // rounds denormal results once: no branch. Clamping keeps -Inf out of the
-  // reduction (e^-104 rounds to 0).
+  // AVX-512: 2^n p by scalef, which rounds denormal results once: no
+  // branch. Clamping keeps -Inf out of the reduction (e^-104 rounds to 0).
+  // n by the magic constant (two uops; roundscale takes two on port 0 alone).
   if constexpr (hn::MaxLanes(d) * sizeof(float) == 64) {
     x = hn::Max(x, hn::Set(d, -104.0f));
-    const V n = hn::Round(hn::Mul(x, hn::Set(d, kLog2e)));
+    const V magic = hn::Set(d, kExpMagic);
+    const V n = hn::Sub(hn::MulAdd(x, hn::Set(d, kLog2e), magic), magic);
     const V r = hn::NegMulAdd(n, hn::Set(d, kLn2Lo), hn::NegMulAdd(n, hn::Set(d, kLn2Hi), x));
     return V{_mm512_scalef_ps(ExpPolyReduced(d, r).raw, n.raw)};
   }

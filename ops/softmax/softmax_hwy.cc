@@ -171,16 +171,47 @@ HWY_INLINE VF NegInf(DF d) { return hn::Set(d, -HUGE_VALF); }
 // ---- inner == 1, count 2 and 3: a vector of rows at a time. ----
 
 // Count 2 on FP32 rows at `in` (L rows), results to `out` (may equal in).
+// Rows (a, b) of 2L floats as vectors of a and b; StoreRows2 inverts it.
+// On x86 both stay within 128-bit blocks (one shufps / unpck each), which
+// permutes the rows inside the vector: fine, every lane is independent.
+HWY_INLINE void LoadRows2(DF d, const float* HWY_RESTRICT in, VF& a, VF& b) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+  const VF lo = hn::LoadU(d, in), hi = hn::LoadU(d, in + hn::Lanes(d));
+#if HWY_TARGET == HWY_AVX3
+  a = VF{_mm512_shuffle_ps(lo.raw, hi.raw, 0x88)};
+  b = VF{_mm512_shuffle_ps(lo.raw, hi.raw, 0xDD)};
+#elif HWY_TARGET == HWY_AVX2
+  a = VF{_mm256_shuffle_ps(lo.raw, hi.raw, 0x88)};
+  b = VF{_mm256_shuffle_ps(lo.raw, hi.raw, 0xDD)};
+#else
+  a = VF{_mm_shuffle_ps(lo.raw, hi.raw, 0x88)};
+  b = VF{_mm_shuffle_ps(lo.raw, hi.raw, 0xDD)};
+#endif
+#else
+  hn::LoadInterleaved2(d, in, a, b);
+#endif
+}
+
+HWY_INLINE void StoreRows2(DF d, VF a, VF b, float* HWY_RESTRICT out) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+  // Per 128-bit block, unpacklo gives back the block of the first vector.
+  hn::StoreU(hn::InterleaveLower(d, a, b), d, out);
+  hn::StoreU(hn::InterleaveUpper(d, a, b), d, out + hn::Lanes(d));
+#else
+  hn::StoreInterleaved2(a, b, d, out);
+#endif
+}
+
 HWY_INLINE void Block2(DF d, const float* in, float* out) {
   VF a, b;
-  hn::LoadInterleaved2(d, in, a, b);
+  LoadRows2(d, in, a, b);
   const auto a_max = hn::Ge(a, b);
   // The larger entry's exp is exactly 1; the other's argument is the same
   // FP32 difference min - max that the reference exponentiates.
   const VF e = Exp(d, hn::Sub(hn::Min(a, b), hn::Max(a, b)));
   const VF r = Reciprocal(d, hn::Add(hn::Set(d, 1.0f), e));
   const VF er = hn::Mul(e, r);
-  hn::StoreInterleaved2(hn::IfThenElse(a_max, r, er), hn::IfThenElse(a_max, er, r), d, out);
+  StoreRows2(d, hn::IfThenElse(a_max, r, er), hn::IfThenElse(a_max, er, r), out);
 }
 
 HWY_INLINE void Block3(DF d, const float* in, float* out) {
