@@ -70,6 +70,12 @@ void RegisterAll() {
     for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAvx512Bf16(1 << 16));
     state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
   });
+  benchmark::RegisterBenchmark("Peak/amx_bf16/tdpbf16ps", [](benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, Isa::kAmxBf16)) return;
+    double flops = 0;
+    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAmxBf16(1 << 14));
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+  });
 #endif
   for (const Shape& shape : kShapes) {
     for (const auto& spec : conv16b_internal::Algorithms()) {

@@ -255,12 +255,18 @@ class NhwcDepthwise : public Algorithm {
 };
 
 bool Any(const Geometry&) { return true; }
+// AMX reads 32 input channels of a tap per tile row: whole chunks only.
+bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 
 }  // namespace
 
 std::vector<AlgorithmSpec> GemmAlgorithms() {
 #if defined(__x86_64__)
   return {
+      {"amx_bf16::nhwc_gemm", Isa::kAmxBf16, AmxFits,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<NhwcGemm>(g, GemmRowAmxBf16);
+       }},
       {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
          return std::make_unique<NhwcGemm>(g, GemmRowAvx512Bf16);
@@ -272,6 +278,7 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
   };
 #else
   (void)Any;
+  (void)AmxFits;
   return {};
 #endif
 }

@@ -51,6 +51,9 @@ void GemmRowAvx512Bf16(const GemmRowArgs& args);
 // vdpbf16ps; return the FLOPs performed.
 uint64_t PeakAvx512(uint64_t iterations);
 uint64_t PeakAvx512Bf16(uint64_t iterations);
+// conv16b_amx.cc: AMX tiles (pairs % 16 == 0; pixel tails via GemmRowAvx512Bf16).
+void GemmRowAmxBf16(const GemmRowArgs& args);
+uint64_t PeakAmxBf16(uint64_t iterations);
 #endif
 
 }  // namespace conv16b_internal

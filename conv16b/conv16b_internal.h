@@ -72,9 +72,10 @@ struct AlgorithmSpec {
 // Every algorithm compiled in, in selection order (first supported and
 // allowed wins), ref::direct last. Selection rules:
 //   1. avx512::nhwc_depthwise   group == srcC == dstC (depthwise), AVX-512
-//   2. avx512bf16::nhwc_gemm    any geometry, AVX512-BF16
-//   3. avx512::nhwc_gemm        any geometry, AVX-512
-//   4. ref::direct              any geometry
+//   2. amx_bf16::nhwc_gemm      srcC / group a multiple of 32, AMX-BF16
+//   3. avx512bf16::nhwc_gemm    any geometry, AVX512-BF16
+//   4. avx512::nhwc_gemm        any geometry, AVX-512
+//   5. ref::direct              any geometry
 // The GEMM algorithms run NCHW problems through NHWC copies of src and dst rows.
 const std::vector<AlgorithmSpec>& Algorithms();
 const AlgorithmSpec* FindAlgorithm(absl::string_view name);

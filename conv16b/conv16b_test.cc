@@ -242,6 +242,11 @@ std::vector<Case> Grid() {
   conv16b_check::SetOutputSize(&rect);
   add(3, rect);
   add(1, Params(1, 5, 40, 1, 3, 3, 1, 1, 1));  // one channel, wide row
+  // Input-channel groups of 32 (the AMX rule), widths around its 16-pixel tiles.
+  add(1, Params(64, 5, 19, 40, 3, 3, 1, 1, 1));
+  add(2, Params(32, 4, 16, 16, 1, 1));
+  add(1, Params(96, 3, 33, 33, 1, 1, 2));
+  add(1, Params(64, 5, 17, 34, 3, 3, 1, 2, 2, 2));
   return cases;
 }
 
@@ -273,7 +278,8 @@ TEST_P(Conv16bAlgorithm, GridAllFormatsAndTypes) {
 TEST_P(Conv16bAlgorithm, EveryActivation) {
   std::mt19937 rng(7);
   const Case shapes[] = {{1, Params(20, 6, 9, 35, 3, 3, 1, 1, 1)},
-                         {2, Params(24, 7, 8, 24, 3, 3, 1, 1, 1, 24)}};
+                         {2, Params(24, 7, 8, 24, 3, 3, 1, 1, 1, 24)},
+                         {1, Params(32, 5, 18, 20, 3, 3, 1, 1, 1)}};
   for (const Case& c : shapes) {
     for (int a = 0; a < kActivationCount; ++a) {
       for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
@@ -326,8 +332,12 @@ TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {
   pr.batch = 2;
   pr.p = Params(18, 6, 13, 20, 3, 3, 1, 1, 1);
   auto geometry = conv16b_internal::Validate(pr.batch, pr.p);
-  if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) {
-    pr.p = Params(16, 6, 13, 16, 3, 3, 1, 1, 1, 16);  // depthwise
+  const auto* spec = conv16b_internal::FindAlgorithm(GetParam());
+  for (const ConvParams& other : {Params(16, 6, 13, 16, 3, 3, 1, 1, 1, 16),  // depthwise
+                                  Params(32, 5, 19, 20, 3, 3, 1, 1, 1)}) {   // 32-channel groups
+    if (spec->supports(*geometry)) break;
+    pr.p = other;
+    geometry = conv16b_internal::Validate(pr.batch, pr.p);
   }
   pr.p.srcT = DataType::k32f;
   pr.p.dstT = DataType::k16b;
@@ -388,6 +398,13 @@ TEST(Conv16bSelection, Rules) {
   if (CpuSupports(Isa::kAvx512Bf16) && conv16b_internal::FindAlgorithm("avx512bf16::nhwc_gemm") &&
       conv16b_internal::FindAlgorithm("avx512::nhwc_depthwise")) {
     EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
+    if (CpuSupports(Isa::kAmxBf16)) {
+      const ConvParams amx = Params(64, 8, 8, 16, 3, 3, 1, 1, 1, 2);  // 32 channels per group
+      EXPECT_EQ(info(amx).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(amx);
+      SetMaxIsa(Isa::kAvx512Bf16);
+      EXPECT_EQ(info(amx).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(amx);
+      SetMaxIsa(std::nullopt);
+    }
     EXPECT_EQ(info(depthwise).rfind("avx512::nhwc_depthwise", 0), 0u) << info(depthwise);
     SetMaxIsa(Isa::kAvx512);
     EXPECT_EQ(info(dense).rfind("avx512::nhwc_gemm", 0), 0u) << info(dense);
