@@ -12,6 +12,7 @@ SYNOPS_FUZZERS = {
     "conv16b": "//conv16b:conv16b_fuzz",
     "eltwise": "//ops/eltwise:eltwise_fuzz",
     "lrn": "//ops/lrn:lrn_fuzz",
+    "normalize": "//ops/normalize:normalize_fuzz",
     "shuffle": "//ops/shuffle:shuffle_fuzz",
     "softmax": "//ops/softmax:softmax_fuzz",
     "tiled_scale": "//ops/tiled_scale:tiled_scale_fuzz",

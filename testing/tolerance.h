@@ -96,6 +96,13 @@ std::optional<Mismatch> CompareBitExactOrNan(absl::Span<const float> got,
 std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<const float> want,
                                       absl::Span<const double> bound);
 
+// CompareWithin for bounds from ErrVal: an element whose bound is +Inf
+// (no bound exists) accepts any result; otherwise NaN must match NaN, an
+// infinity itself, and |got - want| <= bound.
+std::optional<Mismatch> CompareWithinBounds(absl::Span<const float> got,
+                                            absl::Span<const float> want,
+                                            absl::Span<const double> bound);
+
 // Largest |got - want| over finite pairs (for reports).
 double MaxAbsError(absl::Span<const float> got, absl::Span<const float> want);
 

@@ -1,0 +1,104 @@
+// Every normalize kernel (V1, V1 across spatial, V2, V3, V4, 16bV2), both
+// formats, on 64..512 channels x 56x56 and 7x7 positions, batch 1, next to
+// BM_Copy of one FP32 tensor of the same size.
+//
+// Bytes processed = src read + dst written (2 * C * H * W * element size),
+// as BM_Copy counts them, so bytes/s over BM_Copy's is the fraction of copy
+// bandwidth (16bV2 moves half the bytes of the FP32 variants). The reference
+// runs on the same shapes: time(ref) / time(kernel) is the speed-up.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "bf16/bf16.h"
+#include "core/types.h"
+#include "ops/normalize/normalize_kernels.h"
+#include "testing/bench_util.h"
+
+namespace synops {
+namespace {
+
+struct Shape {
+  size_t c, s;
+  const char* hw;
+};
+
+const Shape kShapes[] = {{64, 56 * 56, "56x56"},  {128, 56 * 56, "56x56"}, {256, 56 * 56, "56x56"},
+                         {512, 56 * 56, "56x56"}, {64, 7 * 7, "7x7"},      {128, 7 * 7, "7x7"},
+                         {256, 7 * 7, "7x7"},     {512, 7 * 7, "7x7"}};
+
+// Registers one benchmark; `run` calls the kernel once.
+template <typename Run>
+void Register(const std::string& name, Isa isa, size_t bytes, Run run) {
+  benchmark::RegisterBenchmark(name.c_str(), [isa, bytes, run](benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, isa)) return;
+    for (auto _ : state) {
+      run();
+      benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  });
+}
+
+struct Data {
+  size_t c, s, n;
+  testing::AlignedFloats src, dst, scale, shift, buf;
+  std::vector<uint16_t> src16, dst16;
+  explicit Data(const Shape& sh)
+      : c(sh.c), s(sh.s), n(sh.c * sh.s), src(n), dst(n), scale(c), shift(c), buf(c),
+        src16(n), dst16(n) {
+    for (size_t i = 0; i < n; ++i) {
+      src[i] = static_cast<float>(i % 61) * 0.25f - 7.0f;
+      src16[i] = Fp32ToBf16(src[i]);
+    }
+    for (size_t i = 0; i < c; ++i) scale[i] = 1.0f + 0.01f * (i % 7), shift[i] = 0.1f * (i % 5);
+  }
+};
+
+void RegisterAll() {
+  for (const Shape& sh : kShapes) {
+    const size_t n = sh.c * sh.s;
+    const std::string label = "c" + std::to_string(sh.c) + "_" + sh.hw;
+    testing::RegisterCopyBaseline(label, n * sizeof(float));
+    auto data = std::make_shared<Data>(sh);
+    const float eps = 1e-5f;
+    for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
+      const std::string tail = std::string("/") + FormatName(f) + "/" + label;
+      for (bool across : {false, true}) {
+        for (const auto& k : NormalizeV1Kernels().all()) {
+          Register(std::string(across ? "NormalizeV1Across/" : "NormalizeV1/") + k.name + tail,
+                   k.isa, 2 * n * 4, [=] {
+                     k.fn(data->src.data(), 1, data->c, data->s, data->scale.data(), eps, across, f,
+                          nullptr, data->dst.data());
+                   });
+        }
+      }
+      const struct {
+        const char* name;
+        const KernelTable<NormalizeFn>* table;
+      } variants[] = {{"NormalizeV2/", &NormalizeV2Kernels()},
+                      {"NormalizeV3/", &NormalizeV3Kernels()},
+                      {"NormalizeV4/", &NormalizeV4Kernels()}};
+      for (const auto& v : variants) {
+        for (const auto& k : v.table->all()) {
+          Register(std::string(v.name) + k.name + tail, k.isa, 2 * n * 4, [=] {
+            k.fn(data->src.data(), 1, data->c, data->s, data->scale.data(), data->shift.data(), eps,
+                 f, data->buf.data(), data->dst.data());
+          });
+        }
+      }
+      for (const auto& k : Normalize16bV2Kernels().all()) {
+        Register(std::string("Normalize16bV2/") + k.name + tail, k.isa, 2 * n * 2, [=] {
+          k.fn(data->src16.data(), 1, data->c, data->s, data->scale.data(), data->shift.data(), eps,
+               f, nullptr, data->dst16.data());
+        });
+      }
+    }
+  }
+}
+
+const int kRegistered = (RegisterAll(), 0);
+
+}  // namespace
+}  // namespace synops

@@ -1,0 +1,502 @@
+// Highway kernels: SSE4/AVX2/AVX-512 on x86, NEON on aarch64.
+//
+// Reductions along the contiguous axis (a position's channels in NHWC, a
+// channel's positions in NCHW) run over the row with four accumulators.
+// Reductions along the strided axis keep a block of up to four vectors of
+// sums in registers (adjacent positions in NCHW, adjacent channels in NHWC)
+// and walk the other axis, so no scratch memory is needed; elements left
+// over at the end of a row take a scalar path with the same formulas.
+// Every output is written after all of its inputs were read, so dst == src
+// works. Divisions and square roots are IEEE (no reciprocal estimates), as
+// in the reference.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/normalize/normalize_hwy.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must follow foreach_target.h.
+#include <cmath>
+
+#include "bf16/bf16.h"
+#include "hwy/highway.h"
+#include "ops/normalize/normalize_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace synops {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+// SVE vectors are sizeless (no arrays of them); synops names no SVE kernel.
+#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
+    HWY_TARGET == HWY_SVE2_128
+#define SYNOPS_NORMALIZE_SKIP_TARGET 1
+#else
+#define SYNOPS_NORMALIZE_SKIP_TARGET 0
+#endif
+#if HWY_TARGET != HWY_SCALAR && !SYNOPS_NORMALIZE_SKIP_TARGET
+
+using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
+
+// ---- FP32 / BF16 element access ----
+HWY_INLINE VF LoadT(DF d, const float* HWY_RESTRICT p) { return hn::LoadU(d, p); }
+HWY_INLINE VF LoadT(DF d, const uint16_t* HWY_RESTRICT p) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> d16;
+  return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, p))));
+}
+HWY_INLINE void StoreT(DF d, VF v, float* HWY_RESTRICT p) { hn::StoreU(v, d, p); }
+// Fp32ToBf16 (SPEC.md §2: ties to even, quiet NaN) on a vector.
+HWY_INLINE void StoreT(DF d, VF v, uint16_t* HWY_RESTRICT p) {
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<uint16_t, DF> d16;
+  const auto u = hn::BitCast(di, v);
+  const auto hi16 = hn::And(hn::ShiftRight<16>(u), hn::Set(di, 0xFFFF));
+  const auto odd = hn::And(hi16, hn::Set(di, 1));
+  // (u + 0x7FFF + odd) >> 16 on 32 bits, as an unsigned shift.
+  const hn::RebindToUnsigned<DF> du;
+  const auto sum = hn::BitCast(du, hn::Add(u, hn::Add(hn::Set(di, 0x7FFF), odd)));
+  auto r = hn::BitCast(di, hn::ShiftRight<16>(sum));
+  const auto nan = hn::Or(hi16, hn::Set(di, 0x0040));
+  r = hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(v)), nan, r);
+  hn::StoreU(hn::DemoteTo(d16, r), d16, p);
+}
+HWY_INLINE float ToF(float x) { return x; }
+HWY_INLINE float ToF(uint16_t x) { return Bf16ToFp32(x); }
+HWY_INLINE void FromF(float v, float* p) { *p = v; }
+HWY_INLINE void FromF(float v, uint16_t* p) { *p = Fp32ToBf16(v); }
+
+// ---- row reductions (contiguous) ----
+template <class T>
+HWY_INLINE float RowSum(const T* HWY_RESTRICT x, size_t n) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  float s = 0.0f;
+  if (n >= N) {
+    VF a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+    for (; i + 4 * N <= n; i += 4 * N) {
+      a0 = hn::Add(a0, LoadT(d, x + i));
+      a1 = hn::Add(a1, LoadT(d, x + i + N));
+      a2 = hn::Add(a2, LoadT(d, x + i + 2 * N));
+      a3 = hn::Add(a3, LoadT(d, x + i + 3 * N));
+    }
+    for (; i + N <= n; i += N) a0 = hn::Add(a0, LoadT(d, x + i));
+    s = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+  }
+  for (; i < n; ++i) s += ToF(x[i]);
+  return s;
+}
+
+// sum (x - mean)^2 (mean = 0: the sum of squares, exactly).
+template <class T>
+HWY_INLINE float RowSqDev(const T* HWY_RESTRICT x, size_t n, float mean) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const VF m = hn::Set(d, mean);
+  size_t i = 0;
+  float s = 0.0f;
+  if (n >= N) {
+    VF a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+    for (; i + 4 * N <= n; i += 4 * N) {
+      const VF v0 = hn::Sub(LoadT(d, x + i), m), v1 = hn::Sub(LoadT(d, x + i + N), m);
+      const VF v2 = hn::Sub(LoadT(d, x + i + 2 * N), m), v3 = hn::Sub(LoadT(d, x + i + 3 * N), m);
+      a0 = hn::MulAdd(v0, v0, a0);
+      a1 = hn::MulAdd(v1, v1, a1);
+      a2 = hn::MulAdd(v2, v2, a2);
+      a3 = hn::MulAdd(v3, v3, a3);
+    }
+    for (; i + N <= n; i += N) {
+      const VF v = hn::Sub(LoadT(d, x + i), m);
+      a0 = hn::MulAdd(v, v, a0);
+    }
+    s = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+  }
+  for (; i < n; ++i) {
+    const float v = ToF(x[i]) - mean;
+    s += v * v;
+  }
+  return s;
+}
+
+// ---- V2 / 16bV2: mean and variance over the channels of a position ----
+
+// NHWC: one contiguous row of `channels`.
+template <class T>
+HWY_INLINE void V2Row(const T* HWY_RESTRICT x, size_t channels, const float* HWY_RESTRICT scale,
+                      const float* HWY_RESTRICT shift, float eps, T* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const float n = static_cast<float>(channels);
+  const float mean = RowSum(x, channels) / n;
+  const float norm = 1.0f / std::sqrt(RowSqDev(x, channels, mean) / n + eps);
+  const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
+  size_t c = 0;
+  for (; c + N <= channels; c += N) {
+    const VF t = hn::Mul(hn::Sub(LoadT(d, x + c), m), k);
+    StoreT(d, hn::MulAdd(t, hn::LoadU(d, scale + c), hn::LoadU(d, shift + c)), y + c);
+  }
+  for (; c < channels; ++c) FromF((ToF(x[c]) - mean) * norm * scale[c] + shift[c], y + c);
+}
+
+// NCHW: K vectors of adjacent positions at x (channel stride `stride`).
+template <size_t K, class T>
+HWY_INLINE void V2Columns(const T* x, size_t channels, size_t stride,
+                          const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                          float eps, T* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const VF n = hn::Set(d, static_cast<float>(channels));
+  VF acc[K], mean[K];
+  for (size_t i = 0; i < K; ++i) acc[i] = hn::Zero(d);
+  for (size_t c = 0; c < channels; ++c) {
+    for (size_t i = 0; i < K; ++i) acc[i] = hn::Add(acc[i], LoadT(d, x + c * stride + i * N));
+  }
+  for (size_t i = 0; i < K; ++i) mean[i] = hn::Div(acc[i], n), acc[i] = hn::Zero(d);
+  for (size_t c = 0; c < channels; ++c) {
+    for (size_t i = 0; i < K; ++i) {
+      const VF v = hn::Sub(LoadT(d, x + c * stride + i * N), mean[i]);
+      acc[i] = hn::MulAdd(v, v, acc[i]);
+    }
+  }
+  const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
+  for (size_t i = 0; i < K; ++i) acc[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(acc[i], n), e)));
+  for (size_t c = 0; c < channels; ++c) {
+    const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
+    for (size_t i = 0; i < K; ++i) {
+      const VF t = hn::Mul(hn::Sub(LoadT(d, x + c * stride + i * N), mean[i]), acc[i]);
+      StoreT(d, hn::MulAdd(t, sc, sh), y + c * stride + i * N);
+    }
+  }
+}
+
+// One position with channel stride `stride` (NCHW leftovers), scalar.
+template <class T>
+HWY_INLINE void V2Strided(const T* x, size_t channels, size_t stride,
+                          const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                          float eps, T* y) {
+  const float n = static_cast<float>(channels);
+  float sum = 0.0f;
+  for (size_t c = 0; c < channels; ++c) sum += ToF(x[c * stride]);
+  const float mean = sum / n;
+  float sq = 0.0f;
+  for (size_t c = 0; c < channels; ++c) {
+    const float v = ToF(x[c * stride]) - mean;
+    sq += v * v;
+  }
+  const float norm = 1.0f / std::sqrt(sq / n + eps);
+  for (size_t c = 0; c < channels; ++c) {
+    FromF((ToF(x[c * stride]) - mean) * norm * scale[c] + shift[c], y + c * stride);
+  }
+}
+
+template <class T>
+void V2Any(const T* src, size_t batch, size_t channels, size_t spatial,
+           const float* scale, const float* shift, float eps, TensorFormat format, T* dst) {
+  const size_t N = hn::Lanes(DF());
+  const size_t item = channels * spatial;
+  for (size_t b = 0; b < batch; ++b) {
+    const T* x = src + b * item;
+    T* y = dst + b * item;
+    if (format == TensorFormat::kNhwc) {
+      for (size_t s = 0; s < spatial; ++s) {
+        V2Row(x + s * channels, channels, scale, shift, eps, y + s * channels);
+      }
+      continue;
+    }
+    size_t s = 0;
+    for (; s + 4 * N <= spatial; s += 4 * N) {
+      V2Columns<4>(x + s, channels, spatial, scale, shift, eps, y + s);
+    }
+    for (; s + N <= spatial; s += N) V2Columns<1>(x + s, channels, spatial, scale, shift, eps, y + s);
+    for (; s < spatial; ++s) V2Strided(x + s, channels, spatial, scale, shift, eps, y + s);
+  }
+}
+
+void NormalizeV2Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
+                    const float* scale, const float* shift, float eps, TensorFormat format,
+                    float* /*buf*/, float* dst) {
+  V2Any(src, batch, channels, spatial, scale, shift, eps, format, dst);
+}
+
+void Normalize16bV2Hwy(const uint16_t* src, size_t batch, size_t channels, size_t spatial,
+                       const float* scale, const float* shift, float eps, TensorFormat format,
+                       float* /*buf*/, uint16_t* dst) {
+  V2Any(src, batch, channels, spatial, scale, shift, eps, format, dst);
+}
+
+// ---- V1: L2 norm ----
+
+// NCHW, per position: K vectors of positions.
+template <size_t K>
+HWY_INLINE void V1Columns(const float* x, size_t channels, size_t stride,
+                          const float* HWY_RESTRICT scale, float eps, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  VF acc[K];
+  for (size_t i = 0; i < K; ++i) acc[i] = hn::Zero(d);
+  for (size_t c = 0; c < channels; ++c) {
+    for (size_t i = 0; i < K; ++i) {
+      const VF v = hn::LoadU(d, x + c * stride + i * N);
+      acc[i] = hn::MulAdd(v, v, acc[i]);
+    }
+  }
+  const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
+  for (size_t i = 0; i < K; ++i) acc[i] = hn::Div(one, hn::Sqrt(hn::Add(e, acc[i])));
+  for (size_t c = 0; c < channels; ++c) {
+    const VF sc = hn::Set(d, scale[c]);
+    for (size_t i = 0; i < K; ++i) {
+      hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, x + c * stride + i * N), sc), acc[i]), d,
+                 y + c * stride + i * N);
+    }
+  }
+}
+
+void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
+                    const float* scale, float eps, bool across_spatial, TensorFormat format,
+                    float* /*buf*/, float* dst) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t item = channels * spatial;
+  for (size_t b = 0; b < batch; ++b) {
+    const float* x = src + b * item;
+    float* y = dst + b * item;
+    if (across_spatial) {
+      const float k = 1.0f / std::sqrt(eps + RowSqDev(x, item, 0.0f));
+      const VF kv = hn::Set(d, k);
+      if (format == TensorFormat::kNchw) {
+        for (size_t c = 0; c < channels; ++c) {
+          const float* xr = x + c * spatial;
+          float* yr = y + c * spatial;
+          const VF sc = hn::Set(d, scale[c]);
+          size_t s = 0;
+          for (; s + N <= spatial; s += N) {
+            hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + s), sc), kv), d, yr + s);
+          }
+          for (; s < spatial; ++s) yr[s] = xr[s] * scale[c] * k;
+        }
+      } else {
+        for (size_t s = 0; s < spatial; ++s) {
+          const float* xr = x + s * channels;
+          float* yr = y + s * channels;
+          size_t c = 0;
+          for (; c + N <= channels; c += N) {
+            hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + c), hn::LoadU(d, scale + c)), kv), d,
+                       yr + c);
+          }
+          for (; c < channels; ++c) yr[c] = xr[c] * scale[c] * k;
+        }
+      }
+      continue;
+    }
+    if (format == TensorFormat::kNhwc) {
+      for (size_t s = 0; s < spatial; ++s) {
+        const float* xr = x + s * channels;
+        float* yr = y + s * channels;
+        const float k = 1.0f / std::sqrt(eps + RowSqDev(xr, channels, 0.0f));
+        const VF kv = hn::Set(d, k);
+        size_t c = 0;
+        for (; c + N <= channels; c += N) {
+          hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + c), hn::LoadU(d, scale + c)), kv), d,
+                     yr + c);
+        }
+        for (; c < channels; ++c) yr[c] = xr[c] * scale[c] * k;
+      }
+      continue;
+    }
+    size_t s = 0;
+    for (; s + 4 * N <= spatial; s += 4 * N) V1Columns<4>(x + s, channels, spatial, scale, eps, y + s);
+    for (; s + N <= spatial; s += N) V1Columns<1>(x + s, channels, spatial, scale, eps, y + s);
+    for (; s < spatial; ++s) {
+      float sum = 0.0f;
+      for (size_t c = 0; c < channels; ++c) sum += x[c * spatial + s] * x[c * spatial + s];
+      const float k = 1.0f / std::sqrt(eps + sum);
+      for (size_t c = 0; c < channels; ++c) y[c * spatial + s] = x[c * spatial + s] * scale[c] * k;
+    }
+  }
+}
+
+// ---- V3: mean and variance over the positions of a channel ----
+
+// NHWC: K vectors of adjacent channels at x (position stride `stride`).
+template <size_t K>
+HWY_INLINE void V3Columns(const float* x, size_t spatial, size_t stride,
+                          const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                          float eps, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const VF n = hn::Set(d, static_cast<float>(spatial));
+  VF acc[K], mean[K];
+  for (size_t i = 0; i < K; ++i) acc[i] = hn::Zero(d);
+  for (size_t s = 0; s < spatial; ++s) {
+    for (size_t i = 0; i < K; ++i) acc[i] = hn::Add(acc[i], hn::LoadU(d, x + s * stride + i * N));
+  }
+  for (size_t i = 0; i < K; ++i) mean[i] = hn::Div(acc[i], n), acc[i] = hn::Zero(d);
+  for (size_t s = 0; s < spatial; ++s) {
+    for (size_t i = 0; i < K; ++i) {
+      const VF v = hn::Sub(hn::LoadU(d, x + s * stride + i * N), mean[i]);
+      acc[i] = hn::MulAdd(v, v, acc[i]);
+    }
+  }
+  const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
+  for (size_t i = 0; i < K; ++i) acc[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(acc[i], n), e)));
+  VF sc[K], sh[K];
+  for (size_t i = 0; i < K; ++i) {
+    sc[i] = hn::LoadU(d, scale + i * N);
+    sh[i] = hn::LoadU(d, shift + i * N);
+  }
+  for (size_t s = 0; s < spatial; ++s) {
+    for (size_t i = 0; i < K; ++i) {
+      const VF t = hn::Mul(hn::Sub(hn::LoadU(d, x + s * stride + i * N), mean[i]), acc[i]);
+      hn::StoreU(hn::MulAdd(t, sc[i], sh[i]), d, y + s * stride + i * N);
+    }
+  }
+}
+
+void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
+                    const float* scale, const float* shift, float eps, TensorFormat format,
+                    float* /*buf*/, float* dst) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t item = channels * spatial;
+  const float n = static_cast<float>(spatial);
+  for (size_t b = 0; b < batch; ++b) {
+    const float* x = src + b * item;
+    float* y = dst + b * item;
+    if (format == TensorFormat::kNchw) {
+      for (size_t c = 0; c < channels; ++c) {
+        const float* xr = x + c * spatial;
+        float* yr = y + c * spatial;
+        const float mean = RowSum(xr, spatial) / n;
+        const float norm = 1.0f / std::sqrt(RowSqDev(xr, spatial, mean) / n + eps);
+        const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
+        const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
+        size_t s = 0;
+        for (; s + N <= spatial; s += N) {
+          hn::StoreU(hn::MulAdd(hn::Mul(hn::Sub(hn::LoadU(d, xr + s), m), k), sc, sh), d, yr + s);
+        }
+        for (; s < spatial; ++s) yr[s] = (xr[s] - mean) * norm * scale[c] + shift[c];
+      }
+      continue;
+    }
+    size_t c = 0;
+    for (; c + 4 * N <= channels; c += 4 * N) {
+      V3Columns<4>(x + c, spatial, channels, scale + c, shift + c, eps, y + c);
+    }
+    for (; c + N <= channels; c += N) {
+      V3Columns<1>(x + c, spatial, channels, scale + c, shift + c, eps, y + c);
+    }
+    for (; c < channels; ++c) {  // leftover channels: scalar, stride `channels`
+      float sum = 0.0f;
+      for (size_t s = 0; s < spatial; ++s) sum += x[s * channels + c];
+      const float mean = sum / n;
+      float sq = 0.0f;
+      for (size_t s = 0; s < spatial; ++s) {
+        const float v = x[s * channels + c] - mean;
+        sq += v * v;
+      }
+      const float norm = 1.0f / std::sqrt(sq / n + eps);
+      for (size_t s = 0; s < spatial; ++s) {
+        y[s * channels + c] = (x[s * channels + c] - mean) * norm * scale[c] + shift[c];
+      }
+    }
+  }
+}
+
+// ---- V4: global response norm; buf holds `channels` floats ----
+
+// NHWC: buf[c .. c + K*N) = sqrt(sum_s x^2) for K vectors of channels.
+template <size_t K>
+HWY_INLINE void V4ColumnNorms(const float* HWY_RESTRICT x, size_t spatial, size_t stride,
+                              float* HWY_RESTRICT norms) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  VF acc[K];
+  for (size_t i = 0; i < K; ++i) acc[i] = hn::Zero(d);
+  for (size_t s = 0; s < spatial; ++s) {
+    for (size_t i = 0; i < K; ++i) {
+      const VF v = hn::LoadU(d, x + s * stride + i * N);
+      acc[i] = hn::MulAdd(v, v, acc[i]);
+    }
+  }
+  for (size_t i = 0; i < K; ++i) hn::StoreU(hn::Sqrt(acc[i]), d, norms + i * N);
+}
+
+void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
+                    const float* scale, const float* shift, float eps, TensorFormat format,
+                    float* buf, float* dst) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t item = channels * spatial;
+  for (size_t b = 0; b < batch; ++b) {
+    const float* x = src + b * item;
+    float* y = dst + b * item;
+    if (format == TensorFormat::kNchw) {
+      for (size_t c = 0; c < channels; ++c) {
+        buf[c] = std::sqrt(RowSqDev(x + c * spatial, spatial, 0.0f));
+      }
+    } else {
+      size_t c = 0;
+      for (; c + 4 * N <= channels; c += 4 * N) V4ColumnNorms<4>(x + c, spatial, channels, buf + c);
+      for (; c + N <= channels; c += N) V4ColumnNorms<1>(x + c, spatial, channels, buf + c);
+      for (; c < channels; ++c) {
+        float sq = 0.0f;
+        for (size_t s = 0; s < spatial; ++s) sq += x[s * channels + c] * x[s * channels + c];
+        buf[c] = std::sqrt(sq);
+      }
+    }
+    const float norm = 1.0f / (RowSum(buf, channels) / static_cast<float>(channels) + eps);
+    for (size_t c = 0; c < channels; ++c) buf[c] = 1.0f + scale[c] * buf[c] * norm;
+    if (format == TensorFormat::kNchw) {
+      for (size_t c = 0; c < channels; ++c) {
+        const float* xr = x + c * spatial;
+        float* yr = y + c * spatial;
+        const VF m = hn::Set(d, buf[c]), sh = hn::Set(d, shift[c]);
+        size_t s = 0;
+        for (; s + N <= spatial; s += N) hn::StoreU(hn::MulAdd(hn::LoadU(d, xr + s), m, sh), d, yr + s);
+        for (; s < spatial; ++s) yr[s] = xr[s] * buf[c] + shift[c];
+      }
+    } else {
+      for (size_t s = 0; s < spatial; ++s) {
+        const float* xr = x + s * channels;
+        float* yr = y + s * channels;
+        size_t c = 0;
+        for (; c + N <= channels; c += N) {
+          hn::StoreU(hn::MulAdd(hn::LoadU(d, xr + c), hn::LoadU(d, buf + c), hn::LoadU(d, shift + c)),
+                     d, yr + c);
+        }
+        for (; c < channels; ++c) yr[c] = xr[c] * buf[c] + shift[c];
+      }
+    }
+  }
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR && !SYNOPS_NORMALIZE_SKIP_TARGET
+#undef SYNOPS_NORMALIZE_SKIP_TARGET
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace synops
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "core/hwy_kernels.h"
+
+namespace synops {
+namespace normalize_internal {
+
+std::vector<Kernel<NormalizeV1Fn>> NormalizeV1HwyKernels() {
+  return {SYNOPS_HWY_KERNELS(NormalizeV1Hwy)};
+}
+std::vector<Kernel<NormalizeFn>> NormalizeV2HwyKernels() {
+  return {SYNOPS_HWY_KERNELS(NormalizeV2Hwy)};
+}
+std::vector<Kernel<NormalizeFn>> NormalizeV3HwyKernels() {
+  return {SYNOPS_HWY_KERNELS(NormalizeV3Hwy)};
+}
+std::vector<Kernel<NormalizeFn>> NormalizeV4HwyKernels() {
+  return {SYNOPS_HWY_KERNELS(NormalizeV4Hwy)};
+}
+std::vector<Kernel<Normalize16bV2Fn>> Normalize16bV2HwyKernels() {
+  return {SYNOPS_HWY_KERNELS(Normalize16bV2Hwy)};
+}
+
+}  // namespace normalize_internal
+}  // namespace synops
+#endif  // HWY_ONCE
