@@ -110,8 +110,8 @@ struct PaddedSource {
 
 class NhwcGemm : public Algorithm {
  public:
-  NhwcGemm(const Geometry& g, GemmRowFn row)
-      : Algorithm(g), row_(row), pad_(g, RoundUp(g.icg, 2)) {
+  NhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store)
+      : Algorithm(g), row_(row), store_(store), pad_(g, RoundUp(g.icg, 2)) {
     const ConvParams& p = g.p;
     direct_ = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc && p.padY == 0 &&
               p.padX == 0 && p.padH == 0 && p.padW == 0 && g.icg % 2 == 0;
@@ -179,8 +179,7 @@ class NhwcGemm : public Algorithm {
           a.src = base + oy * p.strideY * pw * cp + gr * icp;
           a.weight = packed_.data() + gr * group_packed_;
           row_(a);
-          StoreOutput(geo_, e, sums, nblocks_ * 16, n, oy, 0, p.dstW, gr * geo_.ocg, geo_.ocg,
-                      dst);
+          store_(geo_, e, sums, nblocks_ * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
         }
       }
     }
@@ -188,6 +187,7 @@ class NhwcGemm : public Algorithm {
 
  private:
   GemmRowFn row_;
+  StoreRowFn store_;
   PaddedSource pad_;
   bool direct_;
   size_t nblocks_, k_, group_packed_;
@@ -202,8 +202,8 @@ bool IsDepthwise(const Geometry& g) {
 
 class NhwcDepthwise : public Algorithm {
  public:
-  NhwcDepthwise(const Geometry& g, DepthwiseRowFn row)
-      : Algorithm(g), row_(row), pad_(g, 1), cpad_(RoundUp(g.p.dstC, 16)) {}
+  NhwcDepthwise(const Geometry& g, DepthwiseRowFn row, StoreRowFn store)
+      : Algorithm(g), row_(row), store_(store), pad_(g, 1), cpad_(RoundUp(g.p.dstC, 16)) {}
 
   size_t ExternalBufferSize() const override {
     return pad_.Bytes() + 64 + geo_.p.dstW * cpad_ * sizeof(float) + 64;
@@ -242,13 +242,14 @@ class NhwcDepthwise : public Algorithm {
       for (size_t oy = 0; oy < p.dstH; ++oy) {
         a.src = padded + oy * p.strideY * pad_.pw * pad_.cp;
         row_(a);
-        StoreOutput(geo_, e, sums, cpad_, n, oy, 0, p.dstW, 0, p.dstC, dst);
+        store_(geo_, e, sums, cpad_, n, oy, 0, p.dstC, dst);
       }
     }
   }
 
  private:
   DepthwiseRowFn row_;
+  StoreRowFn store_;
   PaddedSource pad_;
   size_t cpad_;
   std::vector<float> weight_;
@@ -265,15 +266,15 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
   return {
       {"amx_bf16::nhwc_gemm", Isa::kAmxBf16, AmxFits,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcGemm>(g, GemmRowAmxBf16);
+         return std::make_unique<NhwcGemm>(g, GemmRowAmxBf16, StoreRowAvx512);
        }},
       {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcGemm>(g, GemmRowAvx512Bf16);
+         return std::make_unique<NhwcGemm>(g, GemmRowAvx512Bf16, StoreRowAvx512);
        }},
       {"avx512::nhwc_gemm", Isa::kAvx512, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcGemm>(g, GemmRowAvx512);
+         return std::make_unique<NhwcGemm>(g, GemmRowAvx512, StoreRowAvx512);
        }},
   };
 #else
@@ -288,7 +289,7 @@ std::vector<AlgorithmSpec> DepthwiseAlgorithms() {
   return {
       {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcDepthwise>(g, DepthwiseRowAvx512);
+         return std::make_unique<NhwcDepthwise>(g, DepthwiseRowAvx512, StoreRowAvx512);
        }},
   };
 #else

@@ -41,7 +41,18 @@ struct DepthwiseRowArgs {
 };
 using DepthwiseRowFn = void (*)(const DepthwiseRowArgs& args);
 
+struct Geometry;
+struct Epilogue;
+// Stores a row of sums like StoreOutput(g, e, sums, ld, n, oy, 0, dstW, c0, nc, dst).
+using StoreRowFn = void (*)(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                            size_t n, size_t oy, size_t c0, size_t nc, uint8_t* dst);
+
 #if defined(__x86_64__)
+// conv16b_avx512.cc: AVX-512 row store for NHWC output (bias, the FP32-only
+// activations, FP32 or BF16), bit-identical to StoreOutput; the other cases
+// call StoreOutput.
+void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                    size_t oy, size_t c0, size_t nc, uint8_t* dst);
 // conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
 void GemmRowAvx512(const GemmRowArgs& args);
 void DepthwiseRowAvx512(const DepthwiseRowArgs& args);
@@ -51,7 +62,7 @@ void GemmRowAvx512Bf16(const GemmRowArgs& args);
 // vdpbf16ps; return the FLOPs performed.
 uint64_t PeakAvx512(uint64_t iterations);
 uint64_t PeakAvx512Bf16(uint64_t iterations);
-// conv16b_amx.cc: AMX tiles (pairs % 16 == 0; pixel tails via GemmRowAvx512Bf16).
+// conv16b_amx.cc: AMX tiles (pairs % 16 == 0).
 void GemmRowAmxBf16(const GemmRowArgs& args);
 uint64_t PeakAmxBf16(uint64_t iterations);
 #endif

@@ -247,6 +247,7 @@ std::vector<Case> Grid() {
   add(2, Params(32, 4, 16, 16, 1, 1));
   add(1, Params(96, 3, 33, 33, 1, 1, 2));
   add(1, Params(64, 5, 17, 34, 3, 3, 1, 2, 2, 2));
+  add(2, Params(32, 3, 7, 20, 3, 3, 1, 1, 1));  // narrower than one tile
   return cases;
 }
 
