@@ -22,6 +22,7 @@
 
 #include "core/hwy_math-inl.h"
 #include "hwy/aligned_allocator.h"
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "ops/softmax/softmax_kernels.h"
 
@@ -159,9 +160,8 @@ struct B16 {
     const auto ue = hn::BitCast(du, even), uo = hn::BitCast(du, odd);
     const auto re = hn::ShiftRight<16>(
         hn::Add(ue, hn::Add(half, hn::And(hn::ShiftRight<16>(ue), one))));
-    const auto ro = hn::And(hn::Add(uo, hn::Add(half, hn::And(hn::ShiftRight<16>(uo), one))),
-                            hn::Set(du, 0xFFFF0000u));
-    hn::StoreU(hn::BitCast(D16x2(), hn::Or(re, ro)), D16x2(), p);
+    const auto ro = hn::Add(uo, hn::Add(half, hn::And(hn::ShiftRight<16>(uo), one)));
+    hn::StoreU(hn::BitCast(D16x2(), hn::OrAnd(re, ro, hn::Set(du, 0xFFFF0000u))), D16x2(), p);
   }
   static constexpr uint16_t kOne = 0x3F80;
 };
@@ -327,6 +327,10 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
   // Blocks of 2L elements keep LoadPair's order in ebuf; the rest is in
   // element order.
   for (i = 0; i + 2 * lanes <= n; i += 2 * lanes) {
+    // The next row (a hint; never faults): overlaps its misses with this
+    // row's exps.
+    hwy::Prefetch(src + n + i);
+    hwy::Prefetch(src + n + i + lanes);
     VF a, b;
     Tr::LoadPair(d, src + i, a, b);
     const VF e0 = Exp(d, hn::Sub(a, m));
@@ -351,6 +355,8 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
   const VF r = Reciprocal(d, hn::SumOfLanes(d, hn::Add(s0, s1)));
 
   for (i = 0; i + 2 * lanes <= n; i += 2 * lanes) {
+    __builtin_prefetch(dst + n + i, 1);  // the next row's lines, for writing
+    __builtin_prefetch(dst + n + i + lanes, 1);
     Tr::StorePair(d, hn::Mul(hn::LoadU(d, ebuf + i), r),
                   hn::Mul(hn::LoadU(d, ebuf + i + lanes), r), dst + i);
   }
