@@ -350,6 +350,90 @@ HWY_INLINE void V3Columns(const float* x, size_t spatial, size_t stride,
   }
 }
 
+// Terms of the NHWC reductions over positions: x (kSum), (x - mean[c])^2
+// (kSqDev) or x^2 (kSq).
+enum RowTerm { kSum, kSqDev, kSq };
+template <RowTerm kT>
+HWY_INLINE VF Term(VF v, VF m) {
+  if (kT == kSum) return v;
+  if (kT == kSq) return hn::Mul(v, v);
+  const VF t = hn::Sub(v, m);
+  return hn::Mul(t, t);
+}
+template <RowTerm kT>
+HWY_INLINE float Term(float v, float m) {
+  if (kT == kSum) return v;
+  if (kT == kSq) return v * v;
+  return (v - m) * (v - m);
+}
+
+// acc[c] += sum over the `rows` NHWC rows at x of Term(x[s, c]), four rows
+// added in registers at a time (fewer loads and stores of acc). `mean` is
+// read only for kSqDev.
+template <RowTerm kT>
+void RowsAccumulate(const float* HWY_RESTRICT x, size_t channels, size_t rows,
+                    const float* HWY_RESTRICT mean, float* HWY_RESTRICT acc) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  size_t s = 0;
+  for (; s + 4 <= rows; s += 4) {
+    const float* HWY_RESTRICT r = x + s * channels;
+    size_t c = 0;
+    for (; c + N <= channels; c += N) {
+      const VF m = kT == kSqDev ? hn::LoadU(d, mean + c) : hn::Zero(d);
+      const VF a = hn::Add(Term<kT>(hn::LoadU(d, r + c), m),
+                           Term<kT>(hn::LoadU(d, r + channels + c), m));
+      const VF b = hn::Add(Term<kT>(hn::LoadU(d, r + 2 * channels + c), m),
+                           Term<kT>(hn::LoadU(d, r + 3 * channels + c), m));
+      hn::StoreU(hn::Add(hn::LoadU(d, acc + c), hn::Add(a, b)), d, acc + c);
+    }
+    for (; c < channels; ++c) {
+      const float m = kT == kSqDev ? mean[c] : 0.0f;
+      acc[c] += (Term<kT>(r[c], m) + Term<kT>(r[channels + c], m)) +
+                (Term<kT>(r[2 * channels + c], m) + Term<kT>(r[3 * channels + c], m));
+    }
+  }
+  for (; s < rows; ++s) {
+    const float* HWY_RESTRICT r = x + s * channels;
+    size_t c = 0;
+    for (; c + N <= channels; c += N) {
+      const VF m = kT == kSqDev ? hn::LoadU(d, mean + c) : hn::Zero(d);
+      hn::StoreU(hn::Add(hn::LoadU(d, acc + c), Term<kT>(hn::LoadU(d, r + c), m)), d, acc + c);
+    }
+    for (; c < channels; ++c) acc[c] += Term<kT>(r[c], kT == kSqDev ? mean[c] : 0.0f);
+  }
+}
+
+// Channels up to which the NHWC reductions over positions run row by row
+// with per-channel accumulators on the stack: contiguous passes over the
+// tensor. Column blocks of a row whose length is a power of two map to a
+// fraction of the cache sets, so they do not stay cached between passes.
+constexpr size_t kMaxRowChannels = 2048;
+
+void V3RowsNhwc(const float* x, size_t channels, size_t spatial, const float* HWY_RESTRICT scale,
+                const float* HWY_RESTRICT shift, float eps, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  HWY_ALIGN float mean[kMaxRowChannels];
+  HWY_ALIGN float norm[kMaxRowChannels];
+  const float n = static_cast<float>(spatial);
+  for (size_t c = 0; c < channels; ++c) mean[c] = 0.0f, norm[c] = 0.0f;
+  RowsAccumulate<kSum>(x, channels, spatial, nullptr, mean);
+  for (size_t c = 0; c < channels; ++c) mean[c] = mean[c] / n;
+  RowsAccumulate<kSqDev>(x, channels, spatial, mean, norm);
+  for (size_t c = 0; c < channels; ++c) norm[c] = 1.0f / std::sqrt(norm[c] / n + eps);
+  for (size_t s = 0; s < spatial; ++s) {
+    const float* xr = x + s * channels;
+    float* yr = y + s * channels;
+    size_t c = 0;
+    for (; c + N <= channels; c += N) {
+      const VF t = hn::Mul(hn::Sub(hn::LoadU(d, xr + c), hn::Load(d, mean + c)), hn::Load(d, norm + c));
+      hn::StoreU(hn::MulAdd(t, hn::LoadU(d, scale + c), hn::LoadU(d, shift + c)), d, yr + c);
+    }
+    for (; c < channels; ++c) yr[c] = (xr[c] - mean[c]) * norm[c] * scale[c] + shift[c];
+  }
+}
+
 void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
                     const float* scale, const float* shift, float eps, TensorFormat format,
                     float* /*buf*/, float* dst) {
@@ -374,6 +458,10 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
         }
         for (; s < spatial; ++s) yr[s] = (xr[s] - mean) * norm * scale[c] + shift[c];
       }
+      continue;
+    }
+    if (channels <= kMaxRowChannels) {
+      V3RowsNhwc(x, channels, spatial, scale, shift, eps, y);
       continue;
     }
     size_t c = 0;
@@ -402,23 +490,6 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
 
 // ---- V4: global response norm; buf holds `channels` floats ----
 
-// NHWC: buf[c .. c + K*N) = sqrt(sum_s x^2) for K vectors of channels.
-template <size_t K>
-HWY_INLINE void V4ColumnNorms(const float* HWY_RESTRICT x, size_t spatial, size_t stride,
-                              float* HWY_RESTRICT norms) {
-  const DF d;
-  const size_t N = hn::Lanes(d);
-  VF acc[K];
-  for (size_t i = 0; i < K; ++i) acc[i] = hn::Zero(d);
-  for (size_t s = 0; s < spatial; ++s) {
-    for (size_t i = 0; i < K; ++i) {
-      const VF v = hn::LoadU(d, x + s * stride + i * N);
-      acc[i] = hn::MulAdd(v, v, acc[i]);
-    }
-  }
-  for (size_t i = 0; i < K; ++i) hn::StoreU(hn::Sqrt(acc[i]), d, norms + i * N);
-}
-
 void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
                     const float* scale, const float* shift, float eps, TensorFormat format,
                     float* buf, float* dst) {
@@ -433,14 +504,9 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
         buf[c] = std::sqrt(RowSqDev(x + c * spatial, spatial, 0.0f));
       }
     } else {
-      size_t c = 0;
-      for (; c + 4 * N <= channels; c += 4 * N) V4ColumnNorms<4>(x + c, spatial, channels, buf + c);
-      for (; c + N <= channels; c += N) V4ColumnNorms<1>(x + c, spatial, channels, buf + c);
-      for (; c < channels; ++c) {
-        float sq = 0.0f;
-        for (size_t s = 0; s < spatial; ++s) sq += x[s * channels + c] * x[s * channels + c];
-        buf[c] = std::sqrt(sq);
-      }
+      for (size_t c = 0; c < channels; ++c) buf[c] = 0.0f;
+      RowsAccumulate<kSq>(x, channels, spatial, nullptr, buf);  // contiguous, in memory order
+      for (size_t c = 0; c < channels; ++c) buf[c] = std::sqrt(buf[c]);
     }
     const float norm = 1.0f / (RowSum(buf, channels) / static_cast<float>(channels) + eps);
     for (size_t c = 0; c < channels; ++c) buf[c] = 1.0f + scale[c] * buf[c] * norm;

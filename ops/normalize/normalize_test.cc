@@ -209,7 +209,7 @@ TEST_P(NormalizeVariant, LargeShapes) {
   for (const std::string& name : Supported()) {
     for (TensorFormat f : kFormats) {
       for (const auto& sh : std::vector<std::array<size_t, 3>>{
-               {1, 64, 3136}, {2, 512, 49}, {1, 1000, 7}, {1, 3, 3000}}) {
+               {1, 64, 3136}, {2, 512, 49}, {1, 1000, 7}, {1, 3, 3000}, {1, 2100, 5}}) {
         const Problem p(GetParam(), sh[0], sh[1], sh[2], 9, 0.5f);
         CheckProblem(p, name, f, false, 0);
         if (HasFatalFailure()) return;
