@@ -256,6 +256,12 @@ class NhwcDepthwise : public Algorithm {
 };
 
 bool Any(const Geometry&) { return true; }
+
+[[maybe_unused]] void StoreRowGeneric(const Geometry& g, const Epilogue& e, const float* sums,
+                                      size_t ld, size_t n, size_t oy, size_t c0, size_t nc,
+                                      uint8_t* dst) {
+  StoreOutput(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
+}
 // AMX reads 32 input channels of a tap per tile row: whole chunks only.
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 
@@ -275,6 +281,18 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
       {"avx512::nhwc_gemm", Isa::kAvx512, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
          return std::make_unique<NhwcGemm>(g, GemmRowAvx512, StoreRowAvx512);
+       }},
+  };
+#elif defined(__aarch64__)
+  (void)AmxFits;
+  return {
+      {"neon_bf16::nhwc_gemm", Isa::kNeonBf16, Any,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<NhwcGemm>(g, GemmRowNeonBf16, StoreRowGeneric);
+       }},
+      {"neon::nhwc_gemm", Isa::kNeon, Any,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<NhwcGemm>(g, GemmRowNeon, StoreRowGeneric);
        }},
   };
 #else

@@ -67,6 +67,13 @@ void GemmRowAmxBf16(const GemmRowArgs& args);
 uint64_t PeakAmxBf16(uint64_t iterations);
 #endif
 
+#if defined(__aarch64__)
+// conv16b_neon.cc: BF16 widened to FP32, FMAs.
+void GemmRowNeon(const GemmRowArgs& args);
+// conv16b_neon_bf16.cc: BFDOT.
+void GemmRowNeonBf16(const GemmRowArgs& args);
+#endif
+
 }  // namespace conv16b_internal
 }  // namespace synops
 
