@@ -273,17 +273,20 @@ HWY_INLINE void RowInRegisters(DF d, const typename Tr::T* HWY_RESTRICT src, siz
   VF v[kVecs];
   for (size_t j = 0; j + 1 < kVecs; ++j) v[j] = Tr::Load(d, src + j * lanes);
   v[kVecs - 1] = Tr::LoadPart(d, src + (kVecs - 1) * lanes, last);
+  // Pairwise (tree) max and sum: shorter dependency chains per row.
   VF m = hn::IfThenElse(mask, v[kVecs - 1], NegInf(d));
-  for (size_t j = 0; j + 1 < kVecs; ++j) m = hn::Max(m, v[j]);
+  if constexpr (kVecs == 2) m = hn::Max(m, v[0]);
+  if constexpr (kVecs == 3) m = hn::Max(m, hn::Max(v[0], v[1]));
+  if constexpr (kVecs == 4) m = hn::Max(hn::Max(m, v[2]), hn::Max(v[0], v[1]));
   m = hn::MaxOfLanes(d, m);
   // Padding lanes exponentiate 0 (never the slow path), then count as 0.
   v[kVecs - 1] = hn::IfThenElse(mask, v[kVecs - 1], m);
-  VF sum = hn::Zero(d);
-  for (size_t j = 0; j < kVecs; ++j) {
-    v[j] = Exp(d, hn::Sub(v[j], m));
-    if (j + 1 == kVecs) v[j] = hn::IfThenElseZero(mask, v[j]);
-    sum = hn::Add(sum, v[j]);
-  }
+  for (size_t j = 0; j < kVecs; ++j) v[j] = Exp(d, hn::Sub(v[j], m));
+  v[kVecs - 1] = hn::IfThenElseZero(mask, v[kVecs - 1]);
+  VF sum = v[0];
+  if constexpr (kVecs == 2) sum = hn::Add(v[0], v[1]);
+  if constexpr (kVecs == 3) sum = hn::Add(hn::Add(v[0], v[1]), v[2]);
+  if constexpr (kVecs == 4) sum = hn::Add(hn::Add(v[0], v[1]), hn::Add(v[2], v[3]));
   const VF r = Reciprocal(d, hn::SumOfLanes(d, sum));
   for (size_t j = 0; j + 1 < kVecs; ++j) Tr::Store(hn::Mul(v[j], r), d, dst + j * lanes);
   Tr::StorePart(hn::Mul(v[kVecs - 1], r), d, dst + (kVecs - 1) * lanes, last);
