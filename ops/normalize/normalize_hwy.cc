@@ -2,10 +2,13 @@
 //
 // Reductions along the contiguous axis (a position's channels in NHWC, a
 // channel's positions in NCHW) run over the row with four accumulators.
-// Reductions along the strided axis keep a block of up to four vectors of
-// sums in registers (adjacent positions in NCHW, adjacent channels in NHWC)
-// and walk the other axis, so no scratch memory is needed; elements left
-// over at the end of a row take a scalar path with the same formulas.
+// Reductions along the strided axis (positions of a chunk across channels in
+// NCHW, channels across positions in NHWC) stream whole rows in memory order
+// into per-element accumulators on the stack (RowsAccumulate), four rows
+// at a time; column blocks of a power-of-two row stride would map to a
+// fraction of the cache sets and fall out of cache between the passes. No
+// heap scratch is needed (V4 keeps its per-channel norms in `buf`; V3 with
+// more than kMaxRowChannels channels falls back to column blocks).
 // Every output is written after all of its inputs were read, so dst == src
 // works. Divisions and square roots are IEEE (no reciprocal estimates), as
 // in the reference.
@@ -116,6 +119,66 @@ HWY_INLINE float RowSqDev(const T* HWY_RESTRICT x, size_t n, float mean) {
   return s;
 }
 
+// ---- reductions across rows: acc[j] += Term(row[j]) over many rows ----
+
+// Terms: x (kSum), (x - mean[j])^2 (kSqDev) or x^2 (kSq).
+enum RowTerm { kSum, kSqDev, kSq };
+template <RowTerm kT>
+HWY_INLINE VF Term(VF v, VF m) {
+  if (kT == kSum) return v;
+  if (kT == kSq) return hn::Mul(v, v);
+  const VF t = hn::Sub(v, m);
+  return hn::Mul(t, t);
+}
+template <RowTerm kT>
+HWY_INLINE float Term(float v, float m) {
+  if (kT == kSum) return v;
+  if (kT == kSq) return v * v;
+  return (v - m) * (v - m);
+}
+
+// acc[j] += sum over `rows` rows r of Term(x[r * stride + j]), j < len
+// (NHWC: a position's channels, rows = positions; NCHW: a chunk of
+// positions, rows = channels). Four rows are added in registers at a time
+// (fewer loads and stores of acc); every pass streams the rows in memory
+// order. `mean` is read only for kSqDev.
+template <RowTerm kT, class T>
+void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t stride,
+                    const float* HWY_RESTRICT mean, float* HWY_RESTRICT acc) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  size_t s = 0;
+  for (; s + 4 <= rows; s += 4) {
+    const T* HWY_RESTRICT r = x + s * stride;
+    size_t j = 0;
+    for (; j + N <= len; j += N) {
+      const VF m = kT == kSqDev ? hn::LoadU(d, mean + j) : hn::Zero(d);
+      const VF a = hn::Add(Term<kT>(LoadT(d, r + j), m), Term<kT>(LoadT(d, r + stride + j), m));
+      const VF b = hn::Add(Term<kT>(LoadT(d, r + 2 * stride + j), m),
+                           Term<kT>(LoadT(d, r + 3 * stride + j), m));
+      hn::StoreU(hn::Add(hn::LoadU(d, acc + j), hn::Add(a, b)), d, acc + j);
+    }
+    for (; j < len; ++j) {
+      const float m = kT == kSqDev ? mean[j] : 0.0f;
+      acc[j] += (Term<kT>(ToF(r[j]), m) + Term<kT>(ToF(r[stride + j]), m)) +
+                (Term<kT>(ToF(r[2 * stride + j]), m) + Term<kT>(ToF(r[3 * stride + j]), m));
+    }
+  }
+  for (; s < rows; ++s) {
+    const T* HWY_RESTRICT r = x + s * stride;
+    size_t j = 0;
+    for (; j + N <= len; j += N) {
+      const VF m = kT == kSqDev ? hn::LoadU(d, mean + j) : hn::Zero(d);
+      hn::StoreU(hn::Add(hn::LoadU(d, acc + j), Term<kT>(LoadT(d, r + j), m)), d, acc + j);
+    }
+    for (; j < len; ++j) acc[j] += Term<kT>(ToF(r[j]), kT == kSqDev ? mean[j] : 0.0f);
+  }
+}
+
+// Positions per NCHW chunk: the chunk's rows (1 KiB each) are streamed in
+// memory order and stay in L2 between the passes.
+constexpr size_t kChunk = 256;
+
 // ---- V2 / 16bV2: mean and variance over the channels of a position ----
 
 // NHWC: one contiguous row of `channels`.
@@ -136,61 +199,44 @@ HWY_INLINE void V2Row(const T* HWY_RESTRICT x, size_t channels, const float* HWY
   for (; c < channels; ++c) FromF((ToF(x[c]) - mean) * norm * scale[c] + shift[c], y + c);
 }
 
-// NCHW: K vectors of adjacent positions at x (channel stride `stride`).
-template <size_t K, class T>
-HWY_INLINE void V2Columns(const T* x, size_t channels, size_t stride,
-                          const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
-                          float eps, T* y) {
+// NCHW: positions in chunks; per-position sums in stack arrays.
+template <class T>
+HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial,
+                       const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                       float eps, T* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
+  HWY_ALIGN float mean[kChunk];
+  HWY_ALIGN float norm[kChunk];
   const VF n = hn::Set(d, static_cast<float>(channels));
-  VF acc[K], mean[K];
-  for (size_t i = 0; i < K; ++i) acc[i] = hn::Zero(d);
-  for (size_t c = 0; c < channels; ++c) {
-    for (size_t i = 0; i < K; ++i) acc[i] = hn::Add(acc[i], LoadT(d, x + c * stride + i * N));
-  }
-  for (size_t i = 0; i < K; ++i) mean[i] = hn::Div(acc[i], n), acc[i] = hn::Zero(d);
-  for (size_t c = 0; c < channels; ++c) {
-    for (size_t i = 0; i < K; ++i) {
-      const VF v = hn::Sub(LoadT(d, x + c * stride + i * N), mean[i]);
-      acc[i] = hn::MulAdd(v, v, acc[i]);
-    }
-  }
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
-  for (size_t i = 0; i < K; ++i) acc[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(acc[i], n), e)));
-  for (size_t c = 0; c < channels; ++c) {
-    const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
-    for (size_t i = 0; i < K; ++i) {
-      const VF t = hn::Mul(hn::Sub(LoadT(d, x + c * stride + i * N), mean[i]), acc[i]);
-      StoreT(d, hn::MulAdd(t, sc, sh), y + c * stride + i * N);
+  for (size_t s0 = 0; s0 < spatial; s0 += kChunk) {
+    const size_t len = spatial - s0 < kChunk ? spatial - s0 : kChunk;
+    const size_t padded = (len + N - 1) / N * N;  // <= kChunk
+    for (size_t j = 0; j < padded; ++j) mean[j] = 0.0f, norm[j] = 0.0f;
+    RowsAccumulate<kSum>(x + s0, len, channels, spatial, nullptr, mean);
+    for (size_t j = 0; j < padded; j += N) hn::Store(hn::Div(hn::Load(d, mean + j), n), d, mean + j);
+    RowsAccumulate<kSqDev>(x + s0, len, channels, spatial, mean, norm);
+    for (size_t j = 0; j < padded; j += N) {
+      hn::Store(hn::Div(one, hn::Sqrt(hn::Add(hn::Div(hn::Load(d, norm + j), n), e))), d, norm + j);
     }
-  }
-}
-
-// One position with channel stride `stride` (NCHW leftovers), scalar.
-template <class T>
-HWY_INLINE void V2Strided(const T* x, size_t channels, size_t stride,
-                          const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
-                          float eps, T* y) {
-  const float n = static_cast<float>(channels);
-  float sum = 0.0f;
-  for (size_t c = 0; c < channels; ++c) sum += ToF(x[c * stride]);
-  const float mean = sum / n;
-  float sq = 0.0f;
-  for (size_t c = 0; c < channels; ++c) {
-    const float v = ToF(x[c * stride]) - mean;
-    sq += v * v;
-  }
-  const float norm = 1.0f / std::sqrt(sq / n + eps);
-  for (size_t c = 0; c < channels; ++c) {
-    FromF((ToF(x[c * stride]) - mean) * norm * scale[c] + shift[c], y + c * stride);
+    for (size_t c = 0; c < channels; ++c) {
+      const T* xr = x + c * spatial + s0;
+      T* yr = y + c * spatial + s0;
+      const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
+      size_t j = 0;
+      for (; j + N <= len; j += N) {
+        const VF t = hn::Mul(hn::Sub(LoadT(d, xr + j), hn::Load(d, mean + j)), hn::Load(d, norm + j));
+        StoreT(d, hn::MulAdd(t, sc, sh), yr + j);
+      }
+      for (; j < len; ++j) FromF((ToF(xr[j]) - mean[j]) * norm[j] * scale[c] + shift[c], yr + j);
+    }
   }
 }
 
 template <class T>
 void V2Any(const T* src, size_t batch, size_t channels, size_t spatial,
            const float* scale, const float* shift, float eps, TensorFormat format, T* dst) {
-  const size_t N = hn::Lanes(DF());
   const size_t item = channels * spatial;
   for (size_t b = 0; b < batch; ++b) {
     const T* x = src + b * item;
@@ -201,12 +247,7 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial,
       }
       continue;
     }
-    size_t s = 0;
-    for (; s + 4 * N <= spatial; s += 4 * N) {
-      V2Columns<4>(x + s, channels, spatial, scale, shift, eps, y + s);
-    }
-    for (; s + N <= spatial; s += N) V2Columns<1>(x + s, channels, spatial, scale, shift, eps, y + s);
-    for (; s < spatial; ++s) V2Strided(x + s, channels, spatial, scale, shift, eps, y + s);
+    V2Nchw(x, channels, spatial, scale, shift, eps, y);
   }
 }
 
@@ -224,27 +265,30 @@ void Normalize16bV2Hwy(const uint16_t* src, size_t batch, size_t channels, size_
 
 // ---- V1: L2 norm ----
 
-// NCHW, per position: K vectors of positions.
-template <size_t K>
-HWY_INLINE void V1Columns(const float* x, size_t channels, size_t stride,
-                          const float* HWY_RESTRICT scale, float eps, float* y) {
+// NCHW, per position: positions in chunks, sums of squares in a stack array.
+HWY_INLINE void V1Nchw(const float* x, size_t channels, size_t spatial,
+                       const float* HWY_RESTRICT scale, float eps, float* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  VF acc[K];
-  for (size_t i = 0; i < K; ++i) acc[i] = hn::Zero(d);
-  for (size_t c = 0; c < channels; ++c) {
-    for (size_t i = 0; i < K; ++i) {
-      const VF v = hn::LoadU(d, x + c * stride + i * N);
-      acc[i] = hn::MulAdd(v, v, acc[i]);
-    }
-  }
+  HWY_ALIGN float k[kChunk];
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
-  for (size_t i = 0; i < K; ++i) acc[i] = hn::Div(one, hn::Sqrt(hn::Add(e, acc[i])));
-  for (size_t c = 0; c < channels; ++c) {
-    const VF sc = hn::Set(d, scale[c]);
-    for (size_t i = 0; i < K; ++i) {
-      hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, x + c * stride + i * N), sc), acc[i]), d,
-                 y + c * stride + i * N);
+  for (size_t s0 = 0; s0 < spatial; s0 += kChunk) {
+    const size_t len = spatial - s0 < kChunk ? spatial - s0 : kChunk;
+    const size_t padded = (len + N - 1) / N * N;
+    for (size_t j = 0; j < padded; ++j) k[j] = 0.0f;
+    RowsAccumulate<kSq>(x + s0, len, channels, spatial, nullptr, k);
+    for (size_t j = 0; j < padded; j += N) {
+      hn::Store(hn::Div(one, hn::Sqrt(hn::Add(e, hn::Load(d, k + j)))), d, k + j);
+    }
+    for (size_t c = 0; c < channels; ++c) {
+      const float* xr = x + c * spatial + s0;
+      float* yr = y + c * spatial + s0;
+      const VF sc = hn::Set(d, scale[c]);
+      size_t j = 0;
+      for (; j + N <= len; j += N) {
+        hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + j), sc), hn::Load(d, k + j)), d, yr + j);
+      }
+      for (; j < len; ++j) yr[j] = xr[j] * scale[c] * k[j];
     }
   }
 }
@@ -301,15 +345,7 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
       }
       continue;
     }
-    size_t s = 0;
-    for (; s + 4 * N <= spatial; s += 4 * N) V1Columns<4>(x + s, channels, spatial, scale, eps, y + s);
-    for (; s + N <= spatial; s += N) V1Columns<1>(x + s, channels, spatial, scale, eps, y + s);
-    for (; s < spatial; ++s) {
-      float sum = 0.0f;
-      for (size_t c = 0; c < channels; ++c) sum += x[c * spatial + s] * x[c * spatial + s];
-      const float k = 1.0f / std::sqrt(eps + sum);
-      for (size_t c = 0; c < channels; ++c) y[c * spatial + s] = x[c * spatial + s] * scale[c] * k;
-    }
+    V1Nchw(x, channels, spatial, scale, eps, y);
   }
 }
 
@@ -350,60 +386,6 @@ HWY_INLINE void V3Columns(const float* x, size_t spatial, size_t stride,
   }
 }
 
-// Terms of the NHWC reductions over positions: x (kSum), (x - mean[c])^2
-// (kSqDev) or x^2 (kSq).
-enum RowTerm { kSum, kSqDev, kSq };
-template <RowTerm kT>
-HWY_INLINE VF Term(VF v, VF m) {
-  if (kT == kSum) return v;
-  if (kT == kSq) return hn::Mul(v, v);
-  const VF t = hn::Sub(v, m);
-  return hn::Mul(t, t);
-}
-template <RowTerm kT>
-HWY_INLINE float Term(float v, float m) {
-  if (kT == kSum) return v;
-  if (kT == kSq) return v * v;
-  return (v - m) * (v - m);
-}
-
-// acc[c] += sum over the `rows` NHWC rows at x of Term(x[s, c]), four rows
-// added in registers at a time (fewer loads and stores of acc). `mean` is
-// read only for kSqDev.
-template <RowTerm kT>
-void RowsAccumulate(const float* HWY_RESTRICT x, size_t channels, size_t rows,
-                    const float* HWY_RESTRICT mean, float* HWY_RESTRICT acc) {
-  const DF d;
-  const size_t N = hn::Lanes(d);
-  size_t s = 0;
-  for (; s + 4 <= rows; s += 4) {
-    const float* HWY_RESTRICT r = x + s * channels;
-    size_t c = 0;
-    for (; c + N <= channels; c += N) {
-      const VF m = kT == kSqDev ? hn::LoadU(d, mean + c) : hn::Zero(d);
-      const VF a = hn::Add(Term<kT>(hn::LoadU(d, r + c), m),
-                           Term<kT>(hn::LoadU(d, r + channels + c), m));
-      const VF b = hn::Add(Term<kT>(hn::LoadU(d, r + 2 * channels + c), m),
-                           Term<kT>(hn::LoadU(d, r + 3 * channels + c), m));
-      hn::StoreU(hn::Add(hn::LoadU(d, acc + c), hn::Add(a, b)), d, acc + c);
-    }
-    for (; c < channels; ++c) {
-      const float m = kT == kSqDev ? mean[c] : 0.0f;
-      acc[c] += (Term<kT>(r[c], m) + Term<kT>(r[channels + c], m)) +
-                (Term<kT>(r[2 * channels + c], m) + Term<kT>(r[3 * channels + c], m));
-    }
-  }
-  for (; s < rows; ++s) {
-    const float* HWY_RESTRICT r = x + s * channels;
-    size_t c = 0;
-    for (; c + N <= channels; c += N) {
-      const VF m = kT == kSqDev ? hn::LoadU(d, mean + c) : hn::Zero(d);
-      hn::StoreU(hn::Add(hn::LoadU(d, acc + c), Term<kT>(hn::LoadU(d, r + c), m)), d, acc + c);
-    }
-    for (; c < channels; ++c) acc[c] += Term<kT>(r[c], kT == kSqDev ? mean[c] : 0.0f);
-  }
-}
-
 // Channels up to which the NHWC reductions over positions run row by row
 // with per-channel accumulators on the stack: contiguous passes over the
 // tensor. Column blocks of a row whose length is a power of two map to a
@@ -418,9 +400,9 @@ void V3RowsNhwc(const float* x, size_t channels, size_t spatial, const float* HW
   HWY_ALIGN float norm[kMaxRowChannels];
   const float n = static_cast<float>(spatial);
   for (size_t c = 0; c < channels; ++c) mean[c] = 0.0f, norm[c] = 0.0f;
-  RowsAccumulate<kSum>(x, channels, spatial, nullptr, mean);
+  RowsAccumulate<kSum>(x, channels, spatial, channels, nullptr, mean);
   for (size_t c = 0; c < channels; ++c) mean[c] = mean[c] / n;
-  RowsAccumulate<kSqDev>(x, channels, spatial, mean, norm);
+  RowsAccumulate<kSqDev>(x, channels, spatial, channels, mean, norm);
   for (size_t c = 0; c < channels; ++c) norm[c] = 1.0f / std::sqrt(norm[c] / n + eps);
   for (size_t s = 0; s < spatial; ++s) {
     const float* xr = x + s * channels;
@@ -505,7 +487,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
       }
     } else {
       for (size_t c = 0; c < channels; ++c) buf[c] = 0.0f;
-      RowsAccumulate<kSq>(x, channels, spatial, nullptr, buf);  // contiguous, in memory order
+      RowsAccumulate<kSq>(x, channels, spatial, channels, nullptr, buf);  // contiguous, in memory order
       for (size_t c = 0; c < channels; ++c) buf[c] = std::sqrt(buf[c]);
     }
     const float norm = 1.0f / (RowSum(buf, channels) / static_cast<float>(channels) + eps);
