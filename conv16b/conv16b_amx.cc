@@ -37,6 +37,9 @@ void LoadConfig(size_t tail) {
       cfg.rows[t] = static_cast<uint8_t>(tail);
     }
   }
+  // GCC 12's _tile_loadconfig declares only the first 8 bytes of the
+  // configuration as read; make every store to it visible first.
+  __asm__ volatile("" : : "r"(&cfg) : "memory");
   _tile_loadconfig(&cfg);
 }
 
