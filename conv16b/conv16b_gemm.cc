@@ -310,6 +310,13 @@ std::vector<AlgorithmSpec> DepthwiseAlgorithms() {
          return std::make_unique<NhwcDepthwise>(g, DepthwiseRowAvx512, StoreRowAvx512);
        }},
   };
+#elif defined(__aarch64__)
+  return {
+      {"neon::nhwc_depthwise", Isa::kNeon, IsDepthwise,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<NhwcDepthwise>(g, DepthwiseRowNeon, StoreRowGeneric);
+       }},
+  };
 #else
   (void)IsDepthwise;
   return {};

@@ -70,6 +70,8 @@ uint64_t PeakAmxBf16(uint64_t iterations);
 #if defined(__aarch64__)
 // conv16b_neon.cc: BF16 widened to FP32, FMAs.
 void GemmRowNeon(const GemmRowArgs& args);
+// conv16b_neon.cc: depthwise, BF16 widened to FP32, FMAs (ky, kx order like ref).
+void DepthwiseRowNeon(const DepthwiseRowArgs& args);
 // conv16b_neon_bf16.cc: BFDOT.
 void GemmRowNeonBf16(const GemmRowArgs& args);
 #endif

@@ -76,7 +76,8 @@ struct AlgorithmSpec {
 //   3. avx512bf16::nhwc_gemm    any geometry, AVX512-BF16
 //   4. avx512::nhwc_gemm        any geometry, AVX-512
 //   5. ref::direct              any geometry
-// On aarch64: neon_bf16::nhwc_gemm (BFDOT), then neon::nhwc_gemm, then ref.
+// On aarch64: neon::nhwc_depthwise (depthwise), neon_bf16::nhwc_gemm (BFDOT),
+// neon::nhwc_gemm, ref::direct.
 // The GEMM algorithms run NCHW problems through NHWC copies of src and dst rows.
 const std::vector<AlgorithmSpec>& Algorithms();
 const AlgorithmSpec* FindAlgorithm(absl::string_view name);

@@ -41,5 +41,42 @@ struct Fp32Dot {
 
 void GemmRowNeon(const GemmRowArgs& args) { neon_gemm::GemmRow<Fp32Dot>(args); }
 
+namespace {
+
+// 4 BF16 channels widened to FP32; `n` < 4 reads only n (the rest zero).
+inline float32x4_t LoadBf16(const uint16_t* p, size_t n) {
+  if (n >= 4) return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16));
+  uint16_t t[4] = {0, 0, 0, 0};
+  std::memcpy(t, p, n * sizeof(uint16_t));
+  return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(t), 16));
+}
+
+// PX pixels of 4 channels from c.
+template <int PX>
+void DepthwiseBlock(const DepthwiseRowArgs& a, size_t x, size_t c, size_t n) {
+  float32x4_t acc[PX];
+  for (int i = 0; i < PX; ++i) acc[i] = vdupq_n_f32(0.0f);
+  const float* w = a.weight + c;
+  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    const uint16_t* s = a.src + x * a.pixel_stride + ky * a.ky_stride + c;
+    for (size_t kx = 0; kx < a.kernel_x; ++kx, s += a.kx_stride, w += a.cpad) {
+      const float32x4_t wv = vld1q_f32(w);
+      for (int i = 0; i < PX; ++i) acc[i] = vfmaq_f32(acc[i], LoadBf16(s + i * a.pixel_stride, n), wv);
+    }
+  }
+  for (int i = 0; i < PX; ++i) vst1q_f32(a.out + (x + i) * a.cpad + c, acc[i]);
+}
+
+}  // namespace
+
+void DepthwiseRowNeon(const DepthwiseRowArgs& a) {
+  for (size_t c = 0; c < a.channels; c += 4) {
+    const size_t n = a.channels - c < 4 ? a.channels - c : 4;
+    size_t x = 0;
+    for (; x + 4 <= a.width; x += 4) DepthwiseBlock<4>(a, x, c, n);
+    for (; x < a.width; ++x) DepthwiseBlock<1>(a, x, c, n);
+  }
+}
+
 }  // namespace conv16b_internal
 }  // namespace synops
