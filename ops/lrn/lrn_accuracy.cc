@@ -40,21 +40,7 @@ std::vector<double> LrnBounds(const float* src, size_t half, size_t channels, si
 std::optional<testing::Mismatch> CheckLrn(absl::Span<const float> got,
                                           absl::Span<const float> want,
                                           absl::Span<const double> bounds) {
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double g = got[i], w = want[i];
-    bool ok;
-    if (std::isnan(w) || std::isnan(g)) {
-      ok = (std::isnan(w) && std::isnan(g)) || !(bounds[i] < HUGE_VAL);
-    } else if (!(bounds[i] < HUGE_VAL)) {
-      ok = true;
-    } else if (std::isinf(w) || std::isinf(g)) {
-      ok = g == w;
-    } else {
-      ok = std::fabs(g - w) <= bounds[i];
-    }
-    if (!ok) return testing::Mismatch{i, g, w, bounds[i]};
-  }
-  return std::nullopt;
+  return testing::CompareWithinBounds(got, want, bounds);
 }
 
 }  // namespace lrn_internal

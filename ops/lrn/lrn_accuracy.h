@@ -27,8 +27,9 @@ inline constexpr double kLogUlps = 3;
 std::vector<double> LrnBounds(const float* src, size_t half, size_t channels, size_t spatial,
                               const float* k, TensorFormat format);
 
-// The first element of `got` outside its bound around `want` (NaN must match
-// NaN; elements without a bound accept anything).
+// The first element of `got` outside its bound around `want`
+// (testing::CompareWithinBounds: NaN must match NaN; elements without a
+// bound accept anything).
 std::optional<testing::Mismatch> CheckLrn(absl::Span<const float> got,
                                           absl::Span<const float> want,
                                           absl::Span<const double> bounds);
