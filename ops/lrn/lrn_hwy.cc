@@ -6,7 +6,8 @@
 // channel would spoil the sums of all later windows, which SPEC.md's sum bound
 // (n * 2^-23 * sum of the window's |terms|) does not allow.
 // NCHW walks the channels for one L1-sized chunk of spatial positions at a
-// time, so the 2*half + 1 rows of a window stay cached; NHWC squares one
+// time, so the 2*half + 1 rows of a window stay cached (small planes run as
+// one flat array instead, see LrnNchwFlat); NHWC squares one
 // pixel's channels into a zero-padded scratch row, then sums shifted loads
 // of it (the padding clips the window without branches).
 // pow(b, e) = exp(log(b) * e) with Highway's Exp and Log (hwy/contrib/math).
@@ -15,6 +16,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must follow foreach_target.h.
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "hwy/aligned_allocator.h"
@@ -119,6 +121,51 @@ void LrnNchw(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t
   }
 }
 
+// NCHW with small planes (spatial < kChunk): the tensor as one flat array.
+// Element i = c*spatial + s has its window rows at i + j*spatial, and the
+// clipping 0 <= c + j < channels is exactly 0 <= i + j*spatial < total, so
+// vectors run across channel boundaries and only the array's ends need
+// partial loads (a 7x7 plane is not a multiple of any vector length).
+void LrnNchwFlat(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t spatial,
+                 const float* HWY_RESTRICT k, float* HWY_RESTRICT dst) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  const VF k0 = hn::Set(d, k[0]), k1 = hn::Set(d, k[1]), k2 = hn::Set(d, k[2]);
+  const ptrdiff_t total = static_cast<ptrdiff_t>(channels * spatial);
+  const ptrdiff_t n = static_cast<ptrdiff_t>(lanes);
+  const ptrdiff_t stride = static_cast<ptrdiff_t>(spatial);
+  const ptrdiff_t reach = static_cast<ptrdiff_t>(half < channels - 1 ? half : channels - 1);
+  HWY_ALIGN float tmp[hn::MaxLanes(d)];
+  for (ptrdiff_t i0 = 0; i0 < total; i0 += n) {
+    const ptrdiff_t valid = total - i0 < n ? total - i0 : n;  // lanes inside the array
+    VF sum = hn::Zero(d);
+    for (ptrdiff_t j = -reach; j <= reach; ++j) {
+      const ptrdiff_t off = i0 + j * stride;
+      VF v;
+      if (off >= 0 && off + n <= total) {
+        v = hn::LoadU(d, src + off);
+      } else if (off + n <= 0 || off >= total) {
+        continue;  // the whole row is outside the tensor
+      } else {
+        for (ptrdiff_t l = 0; l < n; ++l) {
+          const ptrdiff_t at = off + l;
+          tmp[l] = (l < valid && at >= 0 && at < total) ? src[at] : 0.0f;
+        }
+        v = hn::Load(d, tmp);
+      }
+      sum = hn::MulAdd(v, v, sum);
+    }
+    const VF b = hn::MulAdd(k1, sum, k0);
+    if (valid == n) {
+      hn::StoreU(ScaleByPow(d, hn::LoadU(d, src + i0), b, k2), d, dst + i0);
+    } else {
+      for (ptrdiff_t l = 0; l < n; ++l) tmp[l] = l < valid ? src[i0 + l] : 0.0f;
+      hn::Store(ScaleByPow(d, hn::Load(d, tmp), b, k2), d, tmp);
+      std::memcpy(dst + i0, tmp, static_cast<size_t>(valid) * sizeof(float));
+    }
+  }
+}
+
 void LrnNhwc(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t spatial,
              const float* HWY_RESTRICT k, float* HWY_RESTRICT dst) {
   const DF d;
@@ -167,7 +214,9 @@ void LrnNhwc(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t
 
 void LrnHwy(const float* src, size_t half, size_t channels, size_t spatial, const float* k,
             float* dst, TensorFormat format) {
-  if (format == TensorFormat::kNchw) {
+  if (format == TensorFormat::kNchw && spatial < kChunk) {
+    LrnNchwFlat(src, half, channels, spatial, k, dst);
+  } else if (format == TensorFormat::kNchw) {
     LrnNchw(src, half, channels, spatial, k, dst);
   } else {
     LrnNhwc(src, half, channels, spatial, k, dst);
