@@ -135,9 +135,15 @@ std::optional<Mismatch> CompareBitExactOrNan(absl::Span<const float> got,
   return std::nullopt;
 }
 
-std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<const float> want,
-                                      absl::Span<const double> bound) {
+namespace {
+
+// |got[i] - want[i]| <= bound[i], NaN matches NaN only, Inf matches itself.
+// With skip_unbounded, an infinite bound accepts anything (NaN and Inf too).
+std::optional<Mismatch> CompareElements(absl::Span<const float> got,
+                                        absl::Span<const float> want,
+                                        absl::Span<const double> bound, bool skip_unbounded) {
   for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    if (skip_unbounded && !(bound[i] < HUGE_VAL)) continue;
     const double g = got[i], w = want[i];
     bool ok;
     if (std::isnan(w) || std::isnan(g)) {
@@ -153,24 +159,17 @@ std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<co
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<Mismatch> CompareWithin(absl::Span<const float> got, absl::Span<const float> want,
+                                      absl::Span<const double> bound) {
+  return CompareElements(got, want, bound, /*skip_unbounded=*/false);
+}
+
 std::optional<Mismatch> CompareWithinBounds(absl::Span<const float> got,
                                             absl::Span<const float> want,
                                             absl::Span<const double> bound) {
-  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
-    if (!(bound[i] < HUGE_VAL)) continue;
-    const double g = got[i], w = want[i];
-    bool ok;
-    if (std::isnan(w) || std::isnan(g)) {
-      ok = std::isnan(w) && std::isnan(g);
-    } else if (std::isinf(w) || std::isinf(g)) {
-      ok = g == w;
-    } else {
-      ok = std::fabs(g - w) <= bound[i];
-    }
-    if (!ok) return Mismatch{i, g, w, bound[i]};
-  }
-  if (got.size() != want.size()) return Mismatch{std::min(got.size(), want.size()), 0, 0, 0};
-  return std::nullopt;
+  return CompareElements(got, want, bound, /*skip_unbounded=*/true);
 }
 
 double MaxAbsError(absl::Span<const float> got, absl::Span<const float> want) {
