@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "conv16b/conv16b_bench_shapes.h"
 #include "conv16b/conv16b_check.h"
 #include "conv16b/conv16b_gemm.h"
 #include "conv16b/conv16b_internal.h"
@@ -16,20 +17,8 @@
 namespace synops {
 namespace {
 
-struct Shape {
-  const char* label;
-  size_t ic, ih, iw, oc, k, stride, pad, group;
-};
-
-const Shape kShapes[] = {
-    {"resnet_3x3_64_64_56", 64, 56, 56, 64, 3, 1, 1, 1},
-    {"resnet_1x1_256_64_56", 256, 56, 56, 64, 1, 1, 0, 1},
-    {"resnet_1x1_64_256_56", 64, 56, 56, 256, 1, 1, 0, 1},
-    {"resnet_1x1_1024_256_14", 1024, 14, 14, 256, 1, 1, 0, 1},
-    {"mobilenet_dw3x3_32_112", 32, 112, 112, 32, 3, 1, 1, 32},
-    {"mobilenet_dw7x7_256_14", 256, 14, 14, 256, 7, 1, 3, 256},
-    {"stem_3_32_224_s2", 3, 224, 224, 32, 3, 2, 1, 1},
-};
+using conv16b_bench::kShapes;
+using conv16b_bench::Shape;
 
 conv16b_check::Problem MakeProblem(const Shape& s) {
   conv16b_check::Problem pr;

@@ -4,6 +4,6 @@ load("//third_party:shims.bzl", "synops_bazel_shims")
 load("//third_party:system_libs.bzl", "synops_system_libs")
 
 def synops_dependencies():
-    """Offline shims for Bazel 4.2.3 plus Debian's Abseil, GoogleTest, Benchmark, Highway."""
+    """Offline shims for Bazel 4.2.3 plus Debian's Abseil, GoogleTest, Benchmark, Highway (and optional oneDNN)."""
     synops_bazel_shims()
     synops_system_libs()

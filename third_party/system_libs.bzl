@@ -33,7 +33,7 @@ def _link_headers(ctx, dirs):
             fail("/usr/include/%s is missing: run ./bazelw, which installs the Debian packages" % d)
         ctx.symlink(src, "include/" + d)
 
-def _library(name, hdr_dirs, libs, deps = [], extra_linkopts = []):
+def _library(name, hdr_dirs, libs, deps = [], extra_linkopts = [], hdr_files = []):
     return """
 cc_library(
     name = "{name}",
@@ -44,7 +44,7 @@ cc_library(
 )
 """.format(
         name = name,
-        globs = ", ".join(['"include/%s/**"' % d for d in hdr_dirs]),
+        globs = ", ".join(['"include/%s/**"' % d for d in hdr_dirs] + ['"include/%s"' % f for f in hdr_files]),
         libs = repr(["-l" + lib for lib in libs]),
         extra = repr(extra_linkopts),
         deps = repr(deps),
@@ -117,8 +117,46 @@ def _highway_impl(ctx):
 
 _highway_repository = repository_rule(implementation = _highway_impl, local = True)
 
+# oneDNN (libdnnl-dev) is optional: only //conv16b:conv16b_onednn_bench, a
+# manual target, uses it, so `bazel build //...` never fetches @dnnl. Without
+# the package the repository still loads (`bazel query 'deps(//...)'` works)
+# and building against it fails with the install command.
+_DNNL_MISSING_BUILD = """
+package(default_visibility = ["//visibility:public"])
+
+genrule(
+    name = "dnnl_missing",
+    outs = ["dnnl_missing.h"],
+    cmd = "echo '@dnnl: /usr/include/dnnl.hpp is missing: sudo apt-get install libdnnl-dev, then ./bazelw sync --only=dnnl' >&2; exit 1",
+)
+
+cc_library(
+    name = "dnnl",
+    hdrs = [":dnnl_missing"],
+)
+"""
+
+def _dnnl_impl(ctx):
+    ctx.file("WORKSPACE", "workspace(name = \"dnnl\")\n")
+    if not ctx.path("/usr/include/dnnl.hpp").exists or not ctx.path("/usr/include/oneapi/dnnl").exists:
+        ctx.file("BUILD.bazel", _DNNL_MISSING_BUILD)
+        return
+    _link_headers(ctx, ["oneapi/dnnl"])
+    for f in ctx.path("/usr/include").readdir():
+        if f.basename.startswith("dnnl"):
+            ctx.symlink(f, "include/" + f.basename)
+    ctx.file("BUILD.bazel", _COMMON_BUILD + _library(
+        "dnnl",
+        ["oneapi"],
+        ["dnnl"],
+        extra_linkopts = ["-pthread"],
+        hdr_files = ["dnnl*"],
+    ))
+
+_dnnl_repository = repository_rule(implementation = _dnnl_impl, local = True)
+
 def synops_system_libs():
-    """Defines the four system-library repositories unless already defined."""
+    """Defines the system-library repositories unless already defined (@dnnl is optional)."""
     if not native.existing_rule("com_google_absl"):
         _absl_repository(name = "com_google_absl")
     if not native.existing_rule("com_google_googletest"):
@@ -127,3 +165,5 @@ def synops_system_libs():
         _benchmark_repository(name = "com_github_google_benchmark")
     if not native.existing_rule("com_github_google_highway"):
         _highway_repository(name = "com_github_google_highway")
+    if not native.existing_rule("dnnl"):
+        _dnnl_repository(name = "dnnl")

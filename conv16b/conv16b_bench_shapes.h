@@ -1,0 +1,35 @@
+// The convolution shapes of issue 6 (ResNet-50, MobileNet, a stem), shared by
+// conv16b_bench and conv16b_onednn_bench so both time the same list.
+#ifndef SYNOPS_CONV16B_CONV16B_BENCH_SHAPES_H_
+#define SYNOPS_CONV16B_CONV16B_BENCH_SHAPES_H_
+
+#include <cstddef>
+
+namespace synops {
+namespace conv16b_bench {
+
+// Square input and kernel, batch 1; ic and oc are divisible by group
+// (group == ic == oc: depthwise).
+struct Shape {
+  const char* label;
+  size_t ic, ih, iw, oc, k, stride, pad, group;
+};
+
+inline constexpr Shape kShapes[] = {
+    {"resnet_3x3_64_64_56", 64, 56, 56, 64, 3, 1, 1, 1},
+    {"resnet_1x1_256_64_56", 256, 56, 56, 64, 1, 1, 0, 1},
+    {"resnet_1x1_64_256_56", 64, 56, 56, 256, 1, 1, 0, 1},
+    {"resnet_1x1_256_256_56", 256, 56, 56, 256, 1, 1, 0, 1},
+    {"resnet_3x3_128_128_28", 128, 28, 28, 128, 3, 1, 1, 1},
+    {"resnet_3x3_256_256_14", 256, 14, 14, 256, 3, 1, 1, 1},
+    {"resnet_1x1_512_512_14", 512, 14, 14, 512, 1, 1, 0, 1},
+    {"resnet_1x1_1024_256_14", 1024, 14, 14, 256, 1, 1, 0, 1},
+    {"mobilenet_dw3x3_32_112", 32, 112, 112, 32, 3, 1, 1, 32},
+    {"mobilenet_dw7x7_256_14", 256, 14, 14, 256, 7, 1, 3, 256},
+    {"stem_3_32_224_s2", 3, 224, 224, 32, 3, 2, 1, 1},
+};
+
+}  // namespace conv16b_bench
+}  // namespace synops
+
+#endif  // SYNOPS_CONV16B_CONV16B_BENCH_SHAPES_H_

@@ -1,0 +1,224 @@
+// conv16b next to oneDNN on the shapes of conv16b_bench (conv16b_bench_shapes.h),
+// so one run gives same-machine, same-run ratios (issue 6).
+//
+// Both sides: batch 1, NHWC BF16 source and destination, FP32 bias, Relu,
+// one thread. oneDNN (Debian's libdnnl-dev, OpenMP runtime) chooses its
+// weights format (format_tag::any); the weights are reordered once, outside
+// the timed loop, as SetParams packs ours outside it. Depthwise shapes are
+// grouped convolutions with groups == channels. Each side's output is checked
+// once against conv16b_check's double-precision oracle at the SPEC bound
+// before timing. The label is conv16b's Info() or oneDNN's impl_info_str().
+//
+// Optional and manual: sudo apt-get install libdnnl-dev &&
+//   ./bazelw run //conv16b:conv16b_onednn_bench
+#include <omp.h>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "conv16b/conv16b.h"
+#include "conv16b/conv16b_bench_shapes.h"
+#include "conv16b/conv16b_check.h"
+#include "oneapi/dnnl/dnnl.hpp"
+
+namespace synops {
+namespace {
+
+using conv16b_bench::kShapes;
+using conv16b_bench::Shape;
+
+// The same problem as conv16b_bench's MakeProblem (same seed, same data).
+conv16b_check::Problem MakeProblem(const Shape& s) {
+  conv16b_check::Problem pr;
+  ConvParams& p = pr.p;
+  p.srcC = s.ic;
+  p.srcH = s.ih;
+  p.srcW = s.iw;
+  p.dstC = s.oc;
+  p.kernelY = p.kernelX = s.k;
+  p.strideY = p.strideX = s.stride;
+  p.padY = p.padX = p.padH = p.padW = s.pad;
+  p.group = s.group;
+  p.srcF = p.dstF = TensorFormat::kNhwc;
+  p.srcT = p.dstT = DataType::k16b;
+  p.activation = Activation::kRelu;
+  conv16b_check::SetOutputSize(&p);
+  std::mt19937 rng(1);
+  conv16b_check::FillRandom(&pr, false, &rng);
+  return pr;
+}
+
+// 2 FLOPs per multiply-add, as conv16b_bench counts them.
+double Flops(const conv16b_check::Problem& pr) {
+  const ConvParams& p = pr.p;
+  return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
+}
+
+std::vector<float> Bf16ToFloat(const std::vector<uint16_t>& v) {
+  std::vector<float> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const uint32_t bits = static_cast<uint32_t>(v[i]) << 16;
+    std::memcpy(&out[i], &bits, sizeof(bits));
+  }
+  return out;
+}
+
+// "" if `got` (BF16, NHWC) is within the oracle's bound, else the first
+// mismatch. The oracle is computed once per shape.
+std::string CheckOutput(const Shape& shape, const conv16b_check::Problem& pr,
+                        const std::vector<uint16_t>& got) {
+  static auto* oracles = new std::map<const char*, conv16b_check::Oracle>;
+  auto it = oracles->find(shape.label);
+  if (it == oracles->end()) {
+    it = oracles->emplace(shape.label, conv16b_check::ComputeOracle(pr)).first;
+  }
+  const auto mismatch = conv16b_check::CompareToOracle(Bf16ToFloat(got), it->second);
+  if (!mismatch) return "";
+  return "output outside the SPEC bound: " + mismatch->ToString();
+}
+
+void BM_Conv16b(benchmark::State& state, Shape shape) {
+  const conv16b_check::Problem pr = MakeProblem(shape);
+  auto conv = Convolution16b::Create(pr.batch, pr.p);
+  if (!conv.ok()) {
+    state.SkipWithError(std::string(conv.status().message()).c_str());
+    return;
+  }
+  if (!(*conv)->SetParams(pr.weight.data(), pr.bias.data(), nullptr).ok()) {
+    state.SkipWithError("SetParams failed");
+    return;
+  }
+  std::vector<uint8_t> buf((*conv)->ExternalBufferSize());
+  std::vector<uint16_t> dst(pr.p.dstC * pr.p.dstH * pr.p.dstW);
+  if (!(*conv)->Forward(pr.src.data(), buf.data(), dst.data()).ok()) {
+    state.SkipWithError("Forward failed");
+    return;
+  }
+  const std::string error = CheckOutput(shape, pr, dst);
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    if (!(*conv)->Forward(pr.src.data(), buf.data(), dst.data()).ok()) {
+      state.SkipWithError("Forward failed");
+      return;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["FLOPS"] =
+      benchmark::Counter(Flops(pr) * state.iterations(), benchmark::Counter::kIsRate);
+  state.SetLabel((*conv)->Info());
+}
+
+void BM_OneDnn(benchmark::State& state, Shape shape) {
+  using dnnl::memory;
+  using dt = memory::data_type;
+  using tag = memory::format_tag;
+  const conv16b_check::Problem pr = MakeProblem(shape);
+  const ConvParams& p = pr.p;
+  static dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(*engine);
+
+  const memory::dim n = static_cast<memory::dim>(pr.batch);
+  const memory::dim g = static_cast<memory::dim>(p.group);
+  const memory::dim ic = static_cast<memory::dim>(p.srcC);
+  const memory::dim oc = static_cast<memory::dim>(p.dstC);
+  const memory::dim kh = static_cast<memory::dim>(p.kernelY);
+  const memory::dim kw = static_cast<memory::dim>(p.kernelX);
+  const memory::desc src_md({n, ic, static_cast<memory::dim>(p.srcH),
+                             static_cast<memory::dim>(p.srcW)},
+                            dt::bf16, tag::nhwc);
+  const memory::desc dst_md({n, oc, static_cast<memory::dim>(p.dstH),
+                             static_cast<memory::dim>(p.dstW)},
+                            dt::bf16, tag::nhwc);
+  const memory::desc bias_md({oc}, dt::f32, tag::a);
+  // Our weights: FP32 [kernelY][kernelX][srcC/group][dstC], i.e. hwio, or
+  // hwigo (dstC = group x dstC/group) when grouped.
+  const memory::dims w_dims = g > 1 ? memory::dims{g, oc / g, ic / g, kh, kw}
+                                    : memory::dims{oc, ic, kh, kw};
+  const memory::desc user_w_md(w_dims, dt::f32, g > 1 ? tag::hwigo : tag::hwio);
+  const memory::desc any_w_md(w_dims, dt::bf16, tag::any);
+
+  const dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md, any_w_md,
+      bias_md, dst_md,
+      {static_cast<memory::dim>(p.strideY), static_cast<memory::dim>(p.strideX)},
+      {static_cast<memory::dim>(p.padY), static_cast<memory::dim>(p.padX)},
+      {static_cast<memory::dim>(p.padH), static_cast<memory::dim>(p.padW)});
+  dnnl::post_ops ops;
+  ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  dnnl::convolution_forward::primitive_desc pd;
+  try {
+    pd = dnnl::convolution_forward::primitive_desc(desc, attr, *engine);
+  } catch (const dnnl::error& e) {
+    state.SkipWithError((std::string("oneDNN: ") + e.what()).c_str());
+    return;
+  }
+  const dnnl::convolution_forward conv(pd);
+
+  // Weights reordered (FP32 -> BF16, oneDNN's blocking) once, untimed.
+  memory user_w(user_w_md, *engine, const_cast<float*>(pr.weight.data()));
+  memory w(pd.weights_desc(), *engine);
+  dnnl::reorder(user_w, w).execute(stream, user_w, w);
+  memory bias(bias_md, *engine, const_cast<float*>(pr.bias.data()));
+  memory src(src_md, *engine, const_cast<uint8_t*>(pr.src.data()));
+  std::vector<uint16_t> dst_data(pr.batch * p.dstC * p.dstH * p.dstW);
+  memory dst(dst_md, *engine, dst_data.data());
+  const std::unordered_map<int, memory> args = {
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}};
+  conv.execute(stream, args);
+  stream.wait();
+  const std::string error = CheckOutput(shape, pr, dst_data);
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    conv.execute(stream, args);
+    stream.wait();
+    benchmark::ClobberMemory();
+  }
+  state.counters["FLOPS"] =
+      benchmark::Counter(Flops(pr) * state.iterations(), benchmark::Counter::kIsRate);
+  state.SetLabel(pd.impl_info_str());
+}
+
+void RegisterAll() {
+  for (const Shape& shape : kShapes) {
+    benchmark::RegisterBenchmark((std::string("Conv16b/") + shape.label).c_str(), BM_Conv16b,
+                                 shape)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("OneDnn/") + shape.label).c_str(), BM_OneDnn, shape)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace
+}  // namespace synops
+
+int main(int argc, char** argv) {
+  // libgomp read OMP_NUM_THREADS when it was loaded; this overrides it for
+  // the main thread, which runs every benchmark: oneDNN uses one core, like conv16b.
+  omp_set_num_threads(1);
+  benchmark::AddCustomContext("omp_max_threads", std::to_string(omp_get_max_threads()));
+  benchmark::AddCustomContext(
+      "onednn_version", std::to_string(dnnl::version()->major) + "." +
+                            std::to_string(dnnl::version()->minor) + "." +
+                            std::to_string(dnnl::version()->patch));
+  synops::RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
