@@ -109,10 +109,10 @@ inline __m512 ActivateV(__m512 v, const float* p, size_t c, __mmask16 mask) {
 
 template <Activation A, bool kBf16>
 void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
-               size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+               size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst) {
   const ConvParams& p = g.p;
-  for (size_t x = 0; x < p.dstW; ++x) {
-    const size_t base = ((n * p.dstH + oy) * p.dstW + x) * p.dstC + c0;
+  for (size_t x = 0; x < nx; ++x) {
+    const size_t base = ((n * p.dstH + oy) * p.dstW + x0 + x) * p.dstC + c0;
     const float* s = sums + x * ld;
     for (size_t j = 0; j < nc; j += 16) {
       const size_t left = nc - j;
@@ -130,31 +130,41 @@ void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t l
 
 template <Activation A>
 void StoreNhwcA(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
-                size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+                size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst) {
   if (g.p.dstT == DataType::k16b) {
-    StoreNhwc<A, true>(g, e, sums, ld, n, oy, c0, nc, dst);
+    StoreNhwc<A, true>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
   } else {
-    StoreNhwc<A, false>(g, e, sums, ld, n, oy, c0, nc, dst);
+    StoreNhwc<A, false>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
   }
 }
 
 }  // namespace
 
+void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                    size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst) {
+  if (g.p.dstF != TensorFormat::kNhwc) {
+    return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  }
+#define SYNOPS_STORE_CASE(A) \
+  case A:                    \
+    return StoreNhwcA<A>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  switch (e.activation) {
+    SYNOPS_STORE_CASE(Activation::kIdentity)
+    SYNOPS_STORE_CASE(Activation::kRelu)
+    SYNOPS_STORE_CASE(Activation::kLeakyRelu)
+    SYNOPS_STORE_CASE(Activation::kRestrictRange)
+    SYNOPS_STORE_CASE(Activation::kPrelu)
+    SYNOPS_STORE_CASE(Activation::kHswish)
+    SYNOPS_STORE_CASE(Activation::kHardSigmoid)
+    default:
+      return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  }
+#undef SYNOPS_STORE_CASE
+}
+
 void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                     size_t oy, size_t c0, size_t nc, uint8_t* dst) {
-  if (g.p.dstF != TensorFormat::kNhwc) {
-    return StoreOutput(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
-  }
-  switch (e.activation) {
-    case Activation::kIdentity: return StoreNhwcA<Activation::kIdentity>(g, e, sums, ld, n, oy, c0, nc, dst);
-    case Activation::kRelu: return StoreNhwcA<Activation::kRelu>(g, e, sums, ld, n, oy, c0, nc, dst);
-    case Activation::kLeakyRelu: return StoreNhwcA<Activation::kLeakyRelu>(g, e, sums, ld, n, oy, c0, nc, dst);
-    case Activation::kRestrictRange: return StoreNhwcA<Activation::kRestrictRange>(g, e, sums, ld, n, oy, c0, nc, dst);
-    case Activation::kPrelu: return StoreNhwcA<Activation::kPrelu>(g, e, sums, ld, n, oy, c0, nc, dst);
-    case Activation::kHswish: return StoreNhwcA<Activation::kHswish>(g, e, sums, ld, n, oy, c0, nc, dst);
-    case Activation::kHardSigmoid: return StoreNhwcA<Activation::kHardSigmoid>(g, e, sums, ld, n, oy, c0, nc, dst);
-    default: return StoreOutput(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
-  }
+  StoreRunAvx512(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
 }
 
 uint64_t PeakAvx512(uint64_t iterations) {

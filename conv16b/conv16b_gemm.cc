@@ -14,6 +14,7 @@
 #include "bf16/bf16_kernels.h"
 #include "conv16b/conv16b_gemm.h"
 #include "conv16b/conv16b_internal.h"
+#include "core/aligned.h"
 
 namespace synops {
 namespace conv16b_internal {
@@ -191,8 +192,126 @@ class NhwcGemm : public Algorithm {
   PaddedSource pad_;
   bool direct_;
   size_t nblocks_, k_, group_packed_;
-  std::vector<uint16_t> packed_;
+  AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
 };
+
+// ------------------------------------------------------------- amx nhwc_gemm
+
+#if defined(__x86_64__)
+// The AMX algorithm: one kernel call per image and group. With stride 1 the
+// output is one flat run of pixels over the source grid (virtual rows as wide
+// as the source rows; the columns past dstW are computed and discarded), so
+// 32-pixel blocks cross output rows; otherwise each output row is a run.
+// BF16 NHWC sources are read in place when there is no padding and the run
+// has >= 16 pixels; everything else reads the zero-padded copy, which has
+// slack for the 31 pixels a block may read past the end.
+class AmxGemm : public Algorithm {
+ public:
+  explicit AmxGemm(const Geometry& g) : Algorithm(g), pad_(g, g.icg) {
+    const ConvParams& p = g.p;
+    flat_ = p.strideX == 1 && p.strideY == 1;
+    const bool no_pad = p.padY == 0 && p.padX == 0 && p.padH == 0 && p.padW == 0;
+    const size_t run = flat_ ? (p.dstH - 1) * p.srcW + p.dstW : p.dstW;
+    direct_ = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc && no_pad && flat_ &&
+              run >= 16;
+    cp_ = direct_ ? p.srcC : pad_.cp;
+    pw_ = direct_ ? p.srcW : pad_.pw;
+    for (size_t ky = 0; ky < p.kernelY; ++ky)
+      for (size_t kx = 0; kx < p.kernelX; ++kx)
+        taps_.push_back((ky * p.dilationY * pw_ + kx * p.dilationX) * cp_);
+    nblocks_ = (g.ocg + 15) / 16;
+    k_ = p.kernelY * p.kernelX * g.icg;
+    group_packed_ = PackPairInterleavedSize(k_, g.ocg, 16);
+    slack_ = 32 * p.strideX * cp_ * sizeof(uint16_t);
+  }
+
+  size_t ExternalBufferSize() const override {
+    return direct_ ? 0 : pad_.Bytes() + slack_ + 64;
+  }
+  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
+
+  // Rows (ky, kx, ic) of K, pair-interleaved in blocks of 16 channels.
+  void SetWeights(const float* weight) override {
+    const ConvParams& p = geo_.p;
+    packed_.assign(group_packed_ * p.group, 0);
+    std::vector<uint16_t> b(k_ * geo_.ocg);
+    for (size_t gr = 0; gr < p.group; ++gr) {
+      for (size_t ky = 0; ky < p.kernelY; ++ky)
+        for (size_t kx = 0; kx < p.kernelX; ++kx)
+          for (size_t ic = 0; ic < geo_.icg; ++ic)
+            for (size_t oc = 0; oc < geo_.ocg; ++oc)
+              b[((ky * p.kernelX + kx) * geo_.icg + ic) * geo_.ocg + oc] =
+                  Fp32ToBf16(WeightAt(weight, geo_, gr * geo_.ocg + oc, ic, ky, kx));
+      PackPairInterleavedKernels().Best().fn(b.data(), k_, geo_.ocg, 16,
+                                             packed_.data() + gr * group_packed_);
+    }
+  }
+
+  void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+               const Epilogue& e) const override {
+    const ConvParams& p = geo_.p;
+    uint16_t* padded = nullptr;
+    if (!direct_) {
+      padded = reinterpret_cast<uint16_t*>(Align64(buf));
+      std::memset(reinterpret_cast<uint8_t*>(padded) + pad_.Bytes(), 0, slack_);
+    }
+    Context ctx{&geo_, &e, 0, 0, flat_ ? pw_ : p.dstW, dst};
+    AmxImageArgs a;
+    a.rows = flat_ ? 1 : p.dstH;
+    a.row_stride = p.strideY * pw_ * cp_;
+    a.pixels = flat_ ? (p.dstH - 1) * pw_ + p.dstW : p.dstW;
+    a.pixel_stride = p.strideX * cp_;
+    a.overread = !direct_;
+    a.taps = taps_.data();
+    a.ntaps = taps_.size();
+    a.chunks = geo_.icg / 32;
+    a.nblocks = nblocks_;
+    a.store = &Store;
+    a.ctx = &ctx;
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      const uint16_t* base;
+      if (direct_) {
+        base = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
+      } else {
+        pad_.Fill(geo_, src, n, padded);
+        base = padded;
+      }
+      ctx.n = n;
+      for (size_t gr = 0; gr < p.group; ++gr) {
+        a.src = base + gr * geo_.icg;
+        a.weight = packed_.data() + gr * group_packed_;
+        ctx.c0 = gr * geo_.ocg;
+        GemmImageAmxBf16(a);
+      }
+    }
+  }
+
+ private:
+  struct Context {
+    const Geometry* g;
+    const Epilogue* e;
+    size_t n, c0, vw;
+    uint8_t* dst;
+  };
+
+  static void Store(const void* c, const float* out, size_t row, size_t m0, size_t npix,
+                    size_t nb, size_t nc) {
+    const Context& x = *static_cast<const Context*>(c);
+    const size_t c0 = nb * 16;
+    if (c0 >= x.g->ocg) return;
+    nc = std::min(nc, x.g->ocg - c0);
+    const size_t oy = row + m0 / x.vw, ox = m0 % x.vw;
+    StorePixels(StoreRunAvx512, *x.g, *x.e, out, 32, x.n, oy, ox, x.vw, npix, x.c0 + c0, nc,
+                x.dst);
+  }
+
+  PaddedSource pad_;
+  bool flat_, direct_;
+  size_t cp_, pw_, nblocks_, k_, group_packed_, slack_;
+  std::vector<size_t> taps_;
+  AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
+};
+#endif
 
 // ------------------------------------------------------------- nhwc_depthwise
 
@@ -267,12 +386,26 @@ bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 
 }  // namespace
 
+void StorePixels(StoreRunFn run, const Geometry& g, const Epilogue& e, const float* sums,
+                 size_t ld, size_t n, size_t oy, size_t ox, size_t vw, size_t npix, size_t c0,
+                 size_t nc, uint8_t* dst) {
+  const size_t width = g.p.dstW;
+  while (npix != 0 && oy < g.p.dstH) {
+    const size_t in_row = std::min(npix, vw - ox);
+    if (ox < width) run(g, e, sums, ld, n, oy, ox, std::min(in_row, width - ox), c0, nc, dst);
+    sums += in_row * ld;
+    npix -= in_row;
+    ox = 0;
+    ++oy;
+  }
+}
+
 std::vector<AlgorithmSpec> GemmAlgorithms() {
 #if defined(__x86_64__)
   return {
       {"amx_bf16::nhwc_gemm", Isa::kAmxBf16, AmxFits,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcGemm>(g, GemmRowAmxBf16, StoreRowAvx512);
+         return std::make_unique<AmxGemm>(g);
        }},
       {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {

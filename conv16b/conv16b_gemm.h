@@ -47,7 +47,44 @@ struct Epilogue;
 using StoreRowFn = void (*)(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
                             size_t n, size_t oy, size_t c0, size_t nc, uint8_t* dst);
 
+// A whole image (one group) for AMX, in blocks of 32 pixels x 32 output
+// channels. Pixel m of row r reads tap t at src + r * row_stride + m *
+// pixel_stride + taps[t] (BF16, `chunks` * 32 channels); `weight` is the
+// pair-interleaved packing of GemmRowArgs (block nb at nb * ntaps * chunks *
+// 512 elements). Each finished block goes to `store`: out[i * 32 + j] is
+// pixel m0 + i (i < npix) of row r, channel 16 * nb + j (j < nc). With
+// `overread` the kernel may read (and compute, then discard) up to 31
+// pixels past the end of a row; without it a row must have >= 16 pixels and
+// the last block is moved back to end at the row's end.
+struct AmxImageArgs {
+  const uint16_t* src;
+  size_t rows, row_stride, pixels, pixel_stride;
+  bool overread;
+  const size_t* taps;
+  size_t ntaps, chunks;
+  const uint16_t* weight;
+  size_t nblocks;
+  void (*store)(const void* ctx, const float* out, size_t row, size_t m0, size_t npix, size_t nb,
+                size_t nc);
+  const void* ctx;
+};
+
+// Stores npix pixels of sums (pixel i at sums + i * ld) that are consecutive
+// in a virtual grid `vw` pixels wide from virtual pixel (oy, ox); pixels at
+// virtual x >= dstW are skipped. `run` stores one row run like StoreOutput.
+using StoreRunFn = void (*)(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                            size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
+                            uint8_t* dst);
+void StorePixels(StoreRunFn run, const Geometry& g, const Epilogue& e, const float* sums,
+                 size_t ld, size_t n, size_t oy, size_t ox, size_t vw, size_t npix, size_t c0,
+                 size_t nc, uint8_t* dst);
+
 #if defined(__x86_64__)
+// conv16b_avx512.cc: StoreOutput with AVX-512 for NHWC output (bias, the
+// FP32-only activations, FP32 or BF16), bit-identical to StoreOutput; the
+// other cases call StoreOutput.
+void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                    size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst);
 // conv16b_avx512.cc: AVX-512 row store for NHWC output (bias, the FP32-only
 // activations, FP32 or BF16), bit-identical to StoreOutput; the other cases
 // call StoreOutput.
@@ -62,8 +99,8 @@ void GemmRowAvx512Bf16(const GemmRowArgs& args);
 // vdpbf16ps; return the FLOPs performed.
 uint64_t PeakAvx512(uint64_t iterations);
 uint64_t PeakAvx512Bf16(uint64_t iterations);
-// conv16b_amx.cc: AMX tiles (pairs % 16 == 0).
-void GemmRowAmxBf16(const GemmRowArgs& args);
+// conv16b_amx.cc: AMX tiles.
+void GemmImageAmxBf16(const AmxImageArgs& args);
 uint64_t PeakAmxBf16(uint64_t iterations);
 #endif
 

@@ -26,6 +26,7 @@
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_bench_shapes.h"
 #include "conv16b/conv16b_check.h"
+#include "core/aligned.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
 namespace synops {
@@ -61,7 +62,7 @@ double Flops(const conv16b_check::Problem& pr) {
   return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
 }
 
-std::vector<float> Bf16ToFloat(const std::vector<uint16_t>& v) {
+std::vector<float> Bf16ToFloat(const AlignedVector<uint16_t>& v) {
   std::vector<float> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const uint32_t bits = static_cast<uint32_t>(v[i]) << 16;
@@ -73,7 +74,7 @@ std::vector<float> Bf16ToFloat(const std::vector<uint16_t>& v) {
 // "" if `got` (BF16, NHWC) is within the oracle's bound, else the first
 // mismatch. The oracle is computed once per shape.
 std::string CheckOutput(const Shape& shape, const conv16b_check::Problem& pr,
-                        const std::vector<uint16_t>& got) {
+                        const AlignedVector<uint16_t>& got) {
   static auto* oracles = new std::map<const char*, conv16b_check::Oracle>;
   auto it = oracles->find(shape.label);
   if (it == oracles->end()) {
@@ -95,9 +96,12 @@ void BM_Conv16b(benchmark::State& state, Shape shape) {
     state.SkipWithError("SetParams failed");
     return;
   }
-  std::vector<uint8_t> buf((*conv)->ExternalBufferSize());
-  std::vector<uint16_t> dst(pr.p.dstC * pr.p.dstH * pr.p.dstW);
-  if (!(*conv)->Forward(pr.src.data(), buf.data(), dst.data()).ok()) {
+  // 64-byte aligned tensors for both libraries, as inference engines
+  // allocate them.
+  const AlignedVector<uint8_t> src(pr.src.begin(), pr.src.end());
+  AlignedVector<uint8_t> buf((*conv)->ExternalBufferSize());
+  AlignedVector<uint16_t> dst(pr.p.dstC * pr.p.dstH * pr.p.dstW);
+  if (!(*conv)->Forward(src.data(), buf.data(), dst.data()).ok()) {
     state.SkipWithError("Forward failed");
     return;
   }
@@ -107,7 +111,7 @@ void BM_Conv16b(benchmark::State& state, Shape shape) {
     return;
   }
   for (auto _ : state) {
-    if (!(*conv)->Forward(pr.src.data(), buf.data(), dst.data()).ok()) {
+    if (!(*conv)->Forward(src.data(), buf.data(), dst.data()).ok()) {
       state.SkipWithError("Forward failed");
       return;
     }
@@ -171,8 +175,9 @@ void BM_OneDnn(benchmark::State& state, Shape shape) {
   memory w(pd.weights_desc(), *engine);
   dnnl::reorder(user_w, w).execute(stream, user_w, w);
   memory bias(bias_md, *engine, const_cast<float*>(pr.bias.data()));
-  memory src(src_md, *engine, const_cast<uint8_t*>(pr.src.data()));
-  std::vector<uint16_t> dst_data(pr.batch * p.dstC * p.dstH * p.dstW);
+  AlignedVector<uint8_t> src_data(pr.src.begin(), pr.src.end());
+  memory src(src_md, *engine, src_data.data());
+  AlignedVector<uint16_t> dst_data(pr.batch * p.dstC * p.dstH * p.dstW);
   memory dst(dst_md, *engine, dst_data.data());
   const std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}};
