@@ -15,6 +15,33 @@
 
 #include "hwy/highway.h"
 
+// Tables of the AVX-512 functions below: defined once (C++17 inline
+// variables), outside the per-target toggle.
+#ifndef SYNOPS_CORE_HWY_MATH_TABLES_
+#define SYNOPS_CORE_HWY_MATH_TABLES_
+namespace synops {
+namespace hmath_tables {
+
+// log x = e ln2 + T_j + log1p(r) with e = getexp(x), m = getmant(x) in
+// [0.75, 1.5), bucket j = the top five mantissa bits of m (width 1/32 on
+// [1, 1.5), 1/64 on [0.75, 1)), r = m * inv_c_j - 1 in [-1/64, 1/32].
+// Row 0: inv_c_j, a float near 1/midpoint (1 for the two buckets next to 1).
+// Row 1: T_j = -log(inv_c_j), plus ln2f (float(ln2)) on [0.75, 1) where
+// getexp is one less than m's exponent; ln2f itself for the bucket just
+// below 1, so e ln2f + T_j cancels exactly there. inv_c_j was searched so
+// that T_j is within 2^-34 of its exact value: e ln2f + T_j is then exact
+// (Sterbenz) or relatively accurate wherever log x is small.
+// (The same table as ops/unary's AVX-512 Log, which can switch to LogAvx512.)
+alignas(64) inline constexpr float kLogTable[2][32] = {
+  {1.000000000e+00f, 9.552043080e-01f, 9.275087118e-01f, 9.015070796e-01f, 8.766513467e-01f, 8.534204960e-01f, 8.311185241e-01f, 8.100588918e-01f, 7.901990414e-01f, 7.711816430e-01f, 7.528231740e-01f, 7.356563807e-01f, 7.190330029e-01f, 7.033945918e-01f, 6.882533431e-01f, 6.737800241e-01f, 1.319621682e+00f, 1.292992949e+00f, 1.267435551e+00f, 1.242736340e+00f, 1.219279885e+00f, 1.196092486e+00f, 1.174247742e+00f, 1.153080344e+00f, 1.132776499e+00f, 1.113232136e+00f, 1.093877554e+00f, 1.075641751e+00f, 1.058087468e+00f, 1.040544629e+00f, 1.024033308e+00f, 1.000000000e+00f},
+  {0.000000000e+00f, 4.583002627e-02f, 7.525309175e-02f, 1.036873832e-01f, 1.316459179e-01f, 1.585028917e-01f, 1.849828660e-01f, 2.106483281e-01f, 2.354704142e-01f, 2.598313391e-01f, 2.839249074e-01f, 3.069921434e-01f, 3.298480213e-01f, 3.518372476e-01f, 3.735982776e-01f, 3.948515952e-01f, 4.158020914e-01f, 4.361875355e-01f, 4.561515749e-01f, 4.758315086e-01f, 4.948867559e-01f, 5.140872002e-01f, 5.325194597e-01f, 5.507102609e-01f, 5.684754848e-01f, 5.858795643e-01f, 6.034184098e-01f, 6.202297211e-01f, 6.366841793e-01f, 6.534029245e-01f, 6.693981290e-01f, 6.931471825e-01f},
+};
+
+
+}  // namespace hmath_tables
+}  // namespace synops
+#endif  // SYNOPS_CORE_HWY_MATH_TABLES_
+
 HWY_BEFORE_NAMESPACE();
 namespace synops {
 namespace HWY_NAMESPACE {
@@ -89,6 +116,45 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
   const V s2 = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n2, bias)));
   return hn::Mul(hn::Mul(p, s1), s2);
 }
+
+#if HWY_TARGET == HWY_AVX3
+// AVX-512 only (instructions Highway 1.0.3 does not wrap: scalef, getmant,
+// getexp, two-register permutes); the same instructions as ops/unary's
+// AVX-512 Exp and Log.
+
+// e^x for any x: 2^n * ExpPolyReduced(r) with scalef, which rounds denormal
+// results once and overflows to +Inf. x is clamped to [-104, 104] (where
+// e^x is already 0 or +Inf; min/max keep NaN).
+HWY_INLINE __m512 ExpAvx512(__m512 x) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  x = _mm512_min_ps(_mm512_set1_ps(104.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
+  const __m512 magic = _mm512_set1_ps(kExpMagic);
+  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), magic), magic);
+  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Lo),
+                                    _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Hi), x));
+  return _mm512_scalef_ps(ExpPolyReduced(d, V{r}).raw, n);
+}
+
+// log x (see hmath_tables::kLogTable): getmant/getexp handle denormals, ±0
+// (-Inf), +Inf, NaN and negative inputs (NaN).
+HWY_INLINE __m512 LogAvx512(__m512 x) {
+  const float* t0 = hmath_tables::kLogTable[0];
+  const float* t1 = hmath_tables::kLogTable[1];
+  const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
+  const __m512 e = _mm512_getexp_ps(x);
+  const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(m), 18);
+  const __m512 inv_c = _mm512_permutex2var_ps(_mm512_load_ps(t0), j, _mm512_load_ps(t0 + 16));
+  const __m512 tj = _mm512_permutex2var_ps(_mm512_load_ps(t1), j, _mm512_load_ps(t1 + 16));
+  const __m512 t = _mm512_fmadd_ps(e, _mm512_set1_ps(0.693147182f), tj);
+  const __m512 r = _mm512_fmsub_ps(m, inv_c, _mm512_set1_ps(1.0f));
+  // log1p(r) = r q(r), relative error 8.3e-9 on [-1/64, 1/32].
+  __m512 q = _mm512_fmadd_ps(_mm512_set1_ps(-2.438943982e-01f), r, _mm512_set1_ps(3.333665729e-01f));
+  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(-5.000012517e-01f));
+  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(1.0f));
+  return _mm512_fmadd_ps(q, r, t);
+}
+#endif  // HWY_TARGET == HWY_AVX3
 
 }  // namespace hmath
 // NOLINTNEXTLINE(google-readability-namespace-comments)
