@@ -1,5 +1,9 @@
 // AVX512-BF16 GEMM row: vdpbf16ps on pair-interleaved weights (compiled with
 // -mavx512bf16; x86 only).
+#include <algorithm>
+
+#include "conv16b/conv16b_internal.h"
+#include "conv16b/conv16b_x86_epilogue-inl.h"
 #include "conv16b/conv16b_x86_gemm-inl.h"
 
 namespace synops {
@@ -20,7 +24,108 @@ struct Bf16Dot {
   static __m512 Accumulate(__m512 acc, S s, W w) { return _mm512_dpbf16_ps(acc, w.v, s.v); }
 };
 
+// 16 or 32 values rounded with vcvtne2ps2bf16, which flushes denormal
+// inputs to zero where SPEC rounds them: lanes with a zero exponent and a
+// non-zero fraction take the integer rounding instead (rare).
+inline __mmask16 Denormals(__m512 v) {
+  const __m512i u = _mm512_castps_si512(v);
+  return _mm512_mask_test_epi32_mask(_mm512_testn_epi32_mask(u, _mm512_set1_epi32(0x7F800000)),
+                                     u, _mm512_set1_epi32(0x007FFFFF));
+}
+
+// One pixel run of an AMX block: sums[i * 32 + j] -> dst NHWC, nx pixels
+// from `base` (element index of channel c0), nc <= 32 channels.
+template <Activation A, bool kBf16, bool kTwo>
+void StoreBlockRun(const Epilogue& e, const float* sums, size_t nx, size_t stride, size_t base,
+                   size_t c0, __mmask16 m0, __mmask16 m1, uint8_t* dst) {
+  const __m512 b0 = _mm512_maskz_loadu_ps(m0, e.bias + c0);
+  const __m512 b1 = kTwo ? _mm512_maskz_loadu_ps(m1, e.bias + c0 + 16) : _mm512_setzero_ps();
+  for (size_t x = 0; x < nx; ++x, sums += 32, base += stride) {
+    const __m512 v0 = ActivateV<A>(_mm512_add_ps(_mm512_load_ps(sums), b0), e.params, c0, m0);
+    __m512 v1 = _mm512_setzero_ps();
+    if (kTwo) {
+      v1 = ActivateV<A>(_mm512_add_ps(_mm512_load_ps(sums + 16), b1), e.params, c0 + 16, m1);
+    }
+    if (kBf16) {
+      uint16_t* d = reinterpret_cast<uint16_t*>(dst) + base;
+      if (kTwo) {
+        if (__builtin_expect((Denormals(v0) | Denormals(v1)) != 0, 0)) {
+          _mm256_mask_storeu_epi16(d, m0, ToBf16(v0));
+          _mm256_mask_storeu_epi16(d + 16, m1, ToBf16(v1));
+        } else {
+          const __m512i h = (__m512i)_mm512_cvtne2ps_pbh(v1, v0);
+          _mm512_mask_storeu_epi16(d, _mm512_kunpackw(m1, m0), h);
+        }
+      } else {
+        const __m256i h = Denormals(v0) != 0 ? ToBf16(v0) : (__m256i)_mm512_cvtneps_pbh(v0);
+        _mm256_mask_storeu_epi16(d, m0, h);
+      }
+    } else {
+      float* d = reinterpret_cast<float*>(dst) + base;
+      _mm512_mask_storeu_ps(d, m0, v0);
+      if (kTwo) _mm512_mask_storeu_ps(d + 16, m1, v1);
+    }
+  }
+}
+
+template <Activation A, bool kBf16, bool kTwo>
+void StoreBlockT(const Geometry& g, const Epilogue& e, const float* sums, size_t n, size_t oy,
+                 size_t ox, size_t vw, size_t npix, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const __mmask16 m0 = nc >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nc) - 1u);
+  const __mmask16 m1 =
+      nc >= 32 ? __mmask16(0xFFFF) : nc > 16 ? __mmask16((1u << (nc - 16)) - 1u) : 0;
+  while (npix != 0 && oy < p.dstH) {
+    const size_t in_row = std::min(npix, vw - ox);
+    if (ox < p.dstW) {
+      StoreBlockRun<A, kBf16, kTwo>(e, sums, std::min(in_row, p.dstW - ox), p.dstC,
+                                    ((n * p.dstH + oy) * p.dstW + ox) * p.dstC + c0, c0, m0, m1,
+                                    dst);
+    }
+    sums += in_row * 32;
+    npix -= in_row;
+    ox = 0;
+    ++oy;
+  }
+}
+
+template <Activation A>
+void StoreBlockA(const Geometry& g, const Epilogue& e, const float* sums, size_t n, size_t oy,
+                 size_t ox, size_t vw, size_t npix, size_t c0, size_t nc, uint8_t* dst) {
+  const bool bf16 = g.p.dstT == DataType::k16b;
+  if (nc > 16) {
+    (bf16 ? StoreBlockT<A, true, true> : StoreBlockT<A, false, true>)(g, e, sums, n, oy, ox, vw,
+                                                                        npix, c0, nc, dst);
+  } else {
+    (bf16 ? StoreBlockT<A, true, false> : StoreBlockT<A, false, false>)(g, e, sums, n, oy, ox, vw,
+                                                                          npix, c0, nc, dst);
+  }
+}
+
 }  // namespace
+
+void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
+                          size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
+                          uint8_t* dst) {
+  if (g.p.dstF == TensorFormat::kNhwc) {
+#define SYNOPS_STORE_CASE(A) \
+  case A:                    \
+    return StoreBlockA<A>(g, e, sums, n, oy, ox, vw, npix, c0, nc, dst);
+    switch (e.activation) {
+      SYNOPS_STORE_CASE(Activation::kIdentity)
+      SYNOPS_STORE_CASE(Activation::kRelu)
+      SYNOPS_STORE_CASE(Activation::kLeakyRelu)
+      SYNOPS_STORE_CASE(Activation::kRestrictRange)
+      SYNOPS_STORE_CASE(Activation::kPrelu)
+      SYNOPS_STORE_CASE(Activation::kHswish)
+      SYNOPS_STORE_CASE(Activation::kHardSigmoid)
+      default:
+        break;
+    }
+#undef SYNOPS_STORE_CASE
+  }
+  StorePixels(StoreRunAvx512, g, e, sums, 32, n, oy, ox, vw, npix, c0, nc, dst);
+}
 
 void GemmRowAvx512Bf16(const GemmRowArgs& args) { x86_gemm::GemmRow<Bf16Dot>(args); }
 

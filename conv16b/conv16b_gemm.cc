@@ -301,8 +301,7 @@ class AmxGemm : public Algorithm {
     if (c0 >= x.g->ocg) return;
     nc = std::min(nc, x.g->ocg - c0);
     const size_t oy = row + m0 / x.vw, ox = m0 % x.vw;
-    StorePixels(StoreRunAvx512, *x.g, *x.e, out, 32, x.n, oy, ox, x.vw, npix, x.c0 + c0, nc,
-                x.dst);
+    StoreBlockAvx512Bf16(*x.g, *x.e, out, x.n, oy, ox, x.vw, npix, x.c0 + c0, nc, x.dst);
   }
 
   PaddedSource pad_;

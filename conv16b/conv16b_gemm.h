@@ -95,6 +95,11 @@ void GemmRowAvx512(const GemmRowArgs& args);
 void DepthwiseRowAvx512(const DepthwiseRowArgs& args);
 // conv16b_avx512bf16.cc: vdpbf16ps.
 void GemmRowAvx512Bf16(const GemmRowArgs& args);
+// conv16b_avx512bf16.cc: StorePixels of an AMX block (sums 64-byte aligned,
+// ld 32) with vcvtne2ps2bf16 for NHWC output; bit-identical to StoreOutput.
+void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
+                          size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
+                          uint8_t* dst);
 // Compute peaks for the benchmark: tight loops of independent FMAs /
 // vdpbf16ps; return the FLOPs performed.
 uint64_t PeakAvx512(uint64_t iterations);
