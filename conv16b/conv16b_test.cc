@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
@@ -326,6 +327,43 @@ TEST_P(Conv16bAlgorithm, IntegersExact) {
       pr.p.activation = acts[turn++ % 5];
       conv16b_check::FillRandom(&pr, true, &rng);
       Check(pr, true, "integers");
+    }
+  }
+}
+
+// BF16 output of values that are FP32 denormals or round across the normal
+// boundary: src is zero, so every output is the bias, and its rounding must
+// be bit-identical to ref::direct (vcvtne2ps2bf16 alone would flush these).
+TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
+  const uint32_t patterns[] = {0x00000001u, 0x00007FFFu, 0x00008000u, 0x00018000u,
+                               0x007FFFFFu, 0x007F8000u, 0x007F7FFFu, 0x00400000u,
+                               0x80000001u, 0x807FFFFFu, 0x80008000u, 0x00800000u};
+  for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
+    for (const ConvParams& shape : {Params(32, 3, 20, 40, 1, 1), Params(64, 4, 5, 24, 3, 3, 1, 1, 1),
+                                    Params(12, 4, 9, 12, 3, 3, 1, 1, 1, 12)}) {
+      Problem pr;
+      pr.p = shape;
+      pr.p.srcF = pr.p.dstF = f;
+      pr.p.srcT = DataType::k16b;
+      pr.p.dstT = DataType::k16b;
+      pr.p.activation = Activation::kIdentity;
+      std::mt19937 rng(5);
+      conv16b_check::FillRandom(&pr, false, &rng);
+      std::fill(pr.src.begin(), pr.src.end(), uint8_t{0});
+      for (size_t c = 0; c < pr.bias.size(); ++c) {
+        std::memcpy(&pr.bias[c], &patterns[c % std::size(patterns)], sizeof(float));
+      }
+      auto geometry = conv16b_internal::Validate(pr.batch, pr.p);
+      ASSERT_TRUE(geometry.ok());
+      const auto* spec = conv16b_internal::FindAlgorithm(GetParam());
+      if (!spec->supports(*geometry)) continue;
+      ++checked_;
+      auto got = conv16b_check::Run(pr, GetParam());
+      auto ref = conv16b_check::Run(pr, "ref::direct");
+      ASSERT_TRUE(got.ok() && ref.ok());
+      if (auto m = testing::CompareBitExact(*got, *ref)) {
+        FAIL() << conv16b_check::ProblemString(pr) << ": " << m->ToString();
+      }
     }
   }
 }
