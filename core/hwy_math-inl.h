@@ -11,7 +11,9 @@
 #define SYNOPS_CORE_HWY_MATH_INL_H_
 #endif
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "hwy/highway.h"
 
@@ -56,17 +58,32 @@ constexpr float kLog2e = 1.44269502f;
 // 1.5 * 2^23: x + kMagic rounds x to an integer, held in the low mantissa bits.
 constexpr float kExpMagic = 12582912.0f;
 
+// Calls f(0), ..., f(K - 1), unrolled at compile time.
+template <class F, size_t... I>
+HWY_INLINE void UnrollImpl(F&& f, std::index_sequence<I...>) {
+  (f(I), ...);
+}
+template <size_t K, class F>
+HWY_INLINE void Unroll(F&& f) {
+  UnrollImpl(f, std::make_index_sequence<K>());
+}
+
 // e^r for |r| <= ln2/2 (a little beyond is fine): degree-6 polynomial,
 // relative error 3.3e-9 before the rounding of its Horner evaluation.
-// p(0) = 1 exactly. Used by unary's AVX-512 Exp and by softmax.
+// p(0) = 1 exactly. Used by unary's AVX-512 Exp, softmax and ExpAvx512
+// (kExpPoly: the coefficients, highest degree first).
+inline constexpr float kExpPoly[7] = {1.3813142431899905e-03f, 8.369418792426586e-03f,
+                                      4.166845604777336e-02f,  1.6666515171527863e-01f,
+                                      4.999999403953552e-01f,  1.0f,
+                                      1.0f};
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V ExpPolyReduced(D d, V r) {
-  V p = hn::MulAdd(hn::Set(d, 1.3813142431899905e-03f), r, hn::Set(d, 8.369418792426586e-03f));
-  p = hn::MulAdd(p, r, hn::Set(d, 4.166845604777336e-02f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.6666515171527863e-01f));
-  p = hn::MulAdd(p, r, hn::Set(d, 4.999999403953552e-01f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
-  return hn::MulAdd(p, r, hn::Set(d, 1.0f));
+  V p = hn::MulAdd(hn::Set(d, kExpPoly[0]), r, hn::Set(d, kExpPoly[1]));
+  p = hn::MulAdd(p, r, hn::Set(d, kExpPoly[2]));
+  p = hn::MulAdd(p, r, hn::Set(d, kExpPoly[3]));
+  p = hn::MulAdd(p, r, hn::Set(d, kExpPoly[4]));
+  p = hn::MulAdd(p, r, hn::Set(d, kExpPoly[5]));
+  return hn::MulAdd(p, r, hn::Set(d, kExpPoly[6]));
 }
 
 // e^x for x <= 0 (softmax's x - max), -Inf included (gives +0), with correct
@@ -120,39 +137,84 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
 #if HWY_TARGET == HWY_AVX3
 // AVX-512 only (instructions Highway 1.0.3 does not wrap: scalef, getmant,
 // getexp, two-register permutes); the same instructions as ops/unary's
-// AVX-512 Exp and Log.
+// AVX-512 Exp and Log. Each takes K independent vectors and issues every
+// step for all K before the next: one vector's exp or log is a chain of
+// ~12 dependent instructions, and K interleaved chains keep both FMA ports
+// busy without filling the scheduler with waiting uops (LRN's pow: 15%
+// faster with K = 4 than one vector at a time).
 
-// e^x for any x: 2^n * ExpPolyReduced(r) with scalef, which rounds denormal
-// results once and overflows to +Inf. x is clamped to [-104, 104] (where
-// e^x is already 0 or +Inf; min/max keep NaN).
-HWY_INLINE __m512 ExpAvx512(__m512 x) {
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  x = _mm512_min_ps(_mm512_set1_ps(104.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
+// e^x for any x, in place: 2^n * ExpPolyReduced(r) with scalef, which rounds
+// denormal results once and overflows to +Inf. x is clamped to [-104, 104]
+// (where e^x is already 0 or +Inf; min/max keep NaN).
+// Measured over all floats in [-87.3, 88.7]: <= 0.65 * 2^-23 e^x.
+template <size_t K>
+HWY_INLINE void ExpAvx512(__m512 (&x)[K]) {
+  __m512 n[K], p[K];
   const __m512 magic = _mm512_set1_ps(kExpMagic);
-  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), magic), magic);
-  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Lo),
-                                    _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Hi), x));
-  return _mm512_scalef_ps(ExpPolyReduced(d, V{r}).raw, n);
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    x[k] = _mm512_min_ps(_mm512_set1_ps(104.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x[k]));
+    n[k] = _mm512_sub_ps(_mm512_fmadd_ps(x[k], _mm512_set1_ps(kLog2e), magic), magic);
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    x[k] = _mm512_fnmadd_ps(n[k], _mm512_set1_ps(kLn2Hi), x[k]);
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    x[k] = _mm512_fnmadd_ps(n[k], _mm512_set1_ps(kLn2Lo), x[k]);  // r
+    p[k] = _mm512_fmadd_ps(_mm512_set1_ps(kExpPoly[0]), x[k], _mm512_set1_ps(kExpPoly[1]));
+  });
+  Unroll<5>([&](size_t i) HWY_ATTR {
+    Unroll<K>([&](size_t k) HWY_ATTR {
+      p[k] = _mm512_fmadd_ps(p[k], x[k], _mm512_set1_ps(kExpPoly[i + 2]));
+    });
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR { x[k] = _mm512_scalef_ps(p[k], n[k]); });
 }
 
-// log x (see hmath_tables::kLogTable): getmant/getexp handle denormals, ±0
-// (-Inf), +Inf, NaN and negative inputs (NaN).
-HWY_INLINE __m512 LogAvx512(__m512 x) {
+// log x in place (see hmath_tables::kLogTable): getmant/getexp handle
+// denormals, ±0 (-Inf), +Inf, NaN and negative inputs (NaN).
+// Measured over all positive floats: <= 1.06 * 2^-23 |log x|.
+template <size_t K>
+HWY_INLINE void LogAvx512(__m512 (&x)[K]) {
   const float* t0 = hmath_tables::kLogTable[0];
   const float* t1 = hmath_tables::kLogTable[1];
-  const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
-  const __m512 e = _mm512_getexp_ps(x);
-  const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(m), 18);
-  const __m512 inv_c = _mm512_permutex2var_ps(_mm512_load_ps(t0), j, _mm512_load_ps(t0 + 16));
-  const __m512 tj = _mm512_permutex2var_ps(_mm512_load_ps(t1), j, _mm512_load_ps(t1 + 16));
-  const __m512 t = _mm512_fmadd_ps(e, _mm512_set1_ps(0.693147182f), tj);
-  const __m512 r = _mm512_fmsub_ps(m, inv_c, _mm512_set1_ps(1.0f));
+  const __m512 t0lo = _mm512_load_ps(t0), t0hi = _mm512_load_ps(t0 + 16);
+  const __m512 t1lo = _mm512_load_ps(t1), t1hi = _mm512_load_ps(t1 + 16);
+  __m512 m[K], r[K], q[K];
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    m[k] = _mm512_getmant_ps(x[k], _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
+    x[k] = _mm512_getexp_ps(x[k]);
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(m[k]), 18);
+    r[k] = _mm512_fmsub_ps(m[k], _mm512_permutex2var_ps(t0lo, j, t0hi), _mm512_set1_ps(1.0f));
+    // t = e ln2f + T_j
+    x[k] = _mm512_fmadd_ps(x[k], _mm512_set1_ps(0.693147182f),
+                           _mm512_permutex2var_ps(t1lo, j, t1hi));
+  });
   // log1p(r) = r q(r), relative error 8.3e-9 on [-1/64, 1/32].
-  __m512 q = _mm512_fmadd_ps(_mm512_set1_ps(-2.438943982e-01f), r, _mm512_set1_ps(3.333665729e-01f));
-  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(-5.000012517e-01f));
-  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(1.0f));
-  return _mm512_fmadd_ps(q, r, t);
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    q[k] = _mm512_fmadd_ps(_mm512_set1_ps(-2.438943982e-01f), r[k],
+                           _mm512_set1_ps(3.333665729e-01f));
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    q[k] = _mm512_fmadd_ps(q[k], r[k], _mm512_set1_ps(-5.000012517e-01f));
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    q[k] = _mm512_fmadd_ps(q[k], r[k], _mm512_set1_ps(1.0f));
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR { x[k] = _mm512_fmadd_ps(q[k], r[k], x[k]); });
+}
+
+// One vector.
+HWY_INLINE __m512 ExpAvx512(__m512 x) {
+  __m512 v[1] = {x};
+  ExpAvx512(v);
+  return v[0];
+}
+HWY_INLINE __m512 LogAvx512(__m512 x) {
+  __m512 v[1] = {x};
+  LogAvx512(v);
+  return v[0];
 }
 #endif  // HWY_TARGET == HWY_AVX3
 

@@ -72,6 +72,27 @@ HWY_INLINE VF ScaleByPow(DF d, VF x, VF b, VF e) {
 #endif
 }
 
+// Vectors per step of the main loops: four on AVX-512, whose log and exp
+// interleave four dependency chains (hmath::LogAvx512, ExpAvx512), two
+// elsewhere.
+constexpr size_t kK = HWY_TARGET == HWY_AVX3 ? 4 : 2;
+
+// y[k] = x[k] * pow(b[k], e) for K vectors (b is clobbered).
+template <size_t K>
+HWY_INLINE void ScaleByPowK(DF d, const VF (&x)[K], VF (&b)[K], VF e, VF (&y)[K]) {
+#if HWY_TARGET == HWY_AVX3
+  (void)d;
+  __m512 v[K];
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = b[k].raw; });
+  hmath::LogAvx512(v);
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = _mm512_mul_ps(v[k], e.raw); });
+  hmath::ExpAvx512(v);
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = hn::Mul(x[k], VF{v[k]}); });
+#else
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = ScaleByPow(d, x[k], b[k], e); });
+#endif
+}
+
 // Spatial positions per NCHW chunk: a window's 2*half + 1 rows of a chunk
 // (2 KiB each) stay in L1 while the chunk's channels are walked.
 constexpr size_t kChunk = 512;
@@ -91,17 +112,22 @@ void LrnNchw(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t
       const float* HWY_RESTRICT first = src + lo * spatial + s0;
       const size_t rows = hi - lo + 1;
       size_t j = 0;
-      for (; j + 2 * lanes <= n; j += 2 * lanes) {
-        VF sum0 = hn::Zero(d), sum1 = hn::Zero(d);
+      for (; j + kK * lanes <= n; j += kK * lanes) {
+        VF sum[kK], xs[kK], ys[kK];
+        hmath::Unroll<kK>([&](size_t u) HWY_ATTR { sum[u] = hn::Zero(d); });
         const float* HWY_RESTRICT row = first + j;
         for (size_t i = 0; i < rows; ++i, row += spatial) {
-          const VF v0 = hn::LoadU(d, row), v1 = hn::LoadU(d, row + lanes);
-          sum0 = hn::MulAdd(v0, v0, sum0);
-          sum1 = hn::MulAdd(v1, v1, sum1);
+          hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
+            const VF v = hn::LoadU(d, row + u * lanes);
+            sum[u] = hn::MulAdd(v, v, sum[u]);
+          });
         }
-        hn::StoreU(ScaleByPow(d, hn::LoadU(d, x + j), hn::MulAdd(k1, sum0, k0), k2), d, y + j);
-        hn::StoreU(ScaleByPow(d, hn::LoadU(d, x + j + lanes), hn::MulAdd(k1, sum1, k0), k2), d,
-                   y + j + lanes);
+        hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
+          sum[u] = hn::MulAdd(k1, sum[u], k0);
+          xs[u] = hn::LoadU(d, x + j + u * lanes);
+        });
+        ScaleByPowK(d, xs, sum, k2, ys);
+        hmath::Unroll<kK>([&](size_t u) HWY_ATTR { hn::StoreU(ys[u], d, y + j + u * lanes); });
       }
       for (; j + lanes <= n; j += lanes) {
         VF sum = hn::Zero(d);
@@ -201,6 +227,23 @@ void LrnNhwc(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t
     }
     for (; c < channels; ++c) sq[c] = x[c] * x[c];
     c = 0;
+    for (; c + kK * lanes <= channels; c += kK * lanes) {
+      VF sum[kK], xs[kK], ys[kK];
+      hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
+        const float* HWY_RESTRICT t0 = taps0 + c + u * lanes;
+        VF sum0 = hn::LoadU(d, t0), sum1 = hn::Zero(d);
+        size_t t = 1;
+        for (; t + 2 <= taps; t += 2) {
+          sum0 = hn::Add(sum0, hn::LoadU(d, t0 + t));
+          sum1 = hn::Add(sum1, hn::LoadU(d, t0 + t + 1));
+        }
+        if (t < taps) sum0 = hn::Add(sum0, hn::LoadU(d, t0 + t));
+        sum[u] = hn::MulAdd(k1, hn::Add(sum0, sum1), k0);
+        xs[u] = hn::LoadU(d, x + c + u * lanes);
+      });
+      ScaleByPowK(d, xs, sum, k2, ys);
+      hmath::Unroll<kK>([&](size_t u) HWY_ATTR { hn::StoreU(ys[u], d, y + c + u * lanes); });
+    }
     for (; c + lanes <= channels; c += lanes) {
       VF sum0 = hn::LoadU(d, taps0 + c), sum1 = hn::Zero(d);
       size_t t = 1;
