@@ -57,6 +57,57 @@ void DepthwiseBlock(const DepthwiseRowArgs& a, size_t x, size_t c, __mmask16 mas
 
 void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); }
 
+namespace {
+
+// Im2RowAvx512 with the pieces in locals (kMaxPieces > 0: a compile-time
+// bound the compiler unrolls; 0: any count).
+template <size_t kMaxPieces>
+void Im2Row(const Im2RowArgs& a) {
+  const size_t kp = a.kp, chunks = a.kp / 32, npieces = a.npieces, dst_w = a.dst_w;
+  const size_t step_x = a.stride_x * a.cp, step_y = a.stride_y * a.pw * a.cp;
+  const size_t* const chunk = a.chunk;
+  const ptrdiff_t* const offset = a.offset;
+  const uint32_t* const mask = a.mask;
+  size_t oy = a.p0 / dst_w, ox = a.p0 % dst_w;
+  const uint16_t* origin = a.src + oy * step_y + ox * step_x;
+  uint16_t* row = a.out;
+  for (size_t i = 0; i < a.npix; ++i, row += kp) {
+    if (kMaxPieces != 0) {
+      // One chunk (kp == 32).
+      __m512i v = _mm512_setzero_si512();
+      for (size_t j = 0; j < kMaxPieces; ++j) {
+        if (j < npieces) v = _mm512_mask_loadu_epi16(v, mask[j], origin + offset[j]);
+      }
+      _mm512_store_si512(row, v);
+    } else {
+      size_t j = 0;
+      for (size_t c = 0; c < chunks; ++c) {
+        __m512i v = _mm512_setzero_si512();
+        // Masked lanes are not accessed, so a piece may start before its
+        // source run: lane L of the load reads origin + offset + L.
+        for (; j < npieces && chunk[j] == c; ++j) {
+          v = _mm512_mask_loadu_epi16(v, mask[j], origin + offset[j]);
+        }
+        _mm512_store_si512(row + 32 * c, v);
+      }
+    }
+    origin += step_x;
+    if (++ox == dst_w) {
+      ox = 0;
+      ++oy;
+      origin = a.src + oy * step_y;
+    }
+  }
+}
+
+}  // namespace
+
+void Im2RowAvx512(const Im2RowArgs& a) {
+  if (a.kp == 32 && a.npieces <= 4) return Im2Row<4>(a);
+  if (a.kp == 32 && a.npieces <= 8) return Im2Row<8>(a);
+  Im2Row<0>(a);
+}
+
 void DepthwiseRowAvx512(const DepthwiseRowArgs& a) {
   for (size_t c = 0; c < a.channels; c += 16) {
     const size_t left = a.channels - c;

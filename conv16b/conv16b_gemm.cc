@@ -310,6 +310,159 @@ class AmxGemm : public Algorithm {
   std::vector<size_t> taps_;
   AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
 };
+
+// AMX for input-channel groups that are not whole 32-channel chunks (the
+// 3-channel stem, 16- or 24-channel layers): bands of output rows are
+// gathered into im2row rows of K = kernelY * kernelX * icg values padded to
+// a multiple of 32, and multiplied as a 1x1 convolution.
+class AmxIm2Row : public Algorithm {
+ public:
+  explicit AmxIm2Row(const Geometry& g) : Algorithm(g), pad_(g, g.icg) {
+    const ConvParams& p = g.p;
+    k_ = p.kernelY * p.kernelX * g.icg;
+    kp_ = RoundUp(k_, 32);
+    nblocks_ = (g.ocg + 15) / 16;
+    group_packed_ = PackPairInterleavedSize(kp_, g.ocg, 16);
+    // A band of whole output rows of about 32 KiB of im2row rows.
+    band_rows_ = std::max<size_t>(1, std::min(p.dstH, 32768 / (kp_ * 2 * p.dstW)));
+    band_pixels_ = band_rows_ * p.dstW;
+    // Taps of one kernel row are one run of source pixels when dilationX is
+    // 1 and a pixel is exactly the group's channels.
+    const bool runs = p.dilationX == 1 && p.group == 1;
+    size_t pos = 0;  // of the segment in the im2row row
+    for (size_t ky = 0; ky < p.kernelY; ++ky) {
+      for (size_t kx = 0; kx < p.kernelX; ++kx) {
+        if (runs && kx > 0) break;
+        const size_t offset = (ky * p.dilationY * pad_.pw + kx * p.dilationX) * pad_.cp;
+        const size_t len = runs ? p.kernelX * g.icg : g.icg;
+        // Split the segment [pos, pos + len) at 32-element chunk borders.
+        for (size_t at = pos; at < pos + len;) {
+          const size_t c = at / 32, end = std::min(pos + len, (c + 1) * 32);
+          const uint32_t lanes = static_cast<uint32_t>(end - at);
+          const uint32_t first = static_cast<uint32_t>(at - c * 32);
+          pieces_.push_back({c, static_cast<ptrdiff_t>(offset + at - pos) -
+                                    static_cast<ptrdiff_t>(first),
+                             static_cast<uint32_t>(((uint64_t{1} << lanes) - 1) << first)});
+          at = end;
+        }
+        pos += len;
+      }
+    }
+    std::stable_sort(pieces_.begin(), pieces_.end(),
+                     [](const Piece& x, const Piece& y) { return x.chunk < y.chunk; });
+    for (const Piece& piece : pieces_) {
+      chunk_.push_back(piece.chunk);
+      offset_.push_back(piece.offset);
+      mask_.push_back(piece.mask);
+    }
+  }
+
+  size_t ExternalBufferSize() const override {
+    return pad_.Bytes() + 64 + (band_pixels_ + 32) * kp_ * sizeof(uint16_t) + 64;
+  }
+  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
+
+  void SetWeights(const float* weight) override {
+    const ConvParams& p = geo_.p;
+    packed_.assign(group_packed_ * p.group, 0);
+    std::vector<uint16_t> b(kp_ * geo_.ocg, 0);
+    for (size_t gr = 0; gr < p.group; ++gr) {
+      for (size_t ky = 0; ky < p.kernelY; ++ky)
+        for (size_t kx = 0; kx < p.kernelX; ++kx)
+          for (size_t ic = 0; ic < geo_.icg; ++ic)
+            for (size_t oc = 0; oc < geo_.ocg; ++oc)
+              b[((ky * p.kernelX + kx) * geo_.icg + ic) * geo_.ocg + oc] =
+                  Fp32ToBf16(WeightAt(weight, geo_, gr * geo_.ocg + oc, ic, ky, kx));
+      PackPairInterleavedKernels().Best().fn(b.data(), kp_, geo_.ocg, 16,
+                                             packed_.data() + gr * group_packed_);
+    }
+  }
+
+  void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+               const Epilogue& e) const override {
+    const ConvParams& p = geo_.p;
+    uint16_t* padded = reinterpret_cast<uint16_t*>(Align64(buf));
+    uint16_t* rows = reinterpret_cast<uint16_t*>(Align64(buf + 64 + pad_.Bytes()));
+    // The 32 rows the kernel may read past a band stay zero.
+    std::memset(rows + band_pixels_ * kp_, 0, 32 * kp_ * sizeof(uint16_t));
+    const size_t zero_tap = 0;
+    Context ctx{&geo_, &e, 0, 0, 0, dst};
+    Im2RowArgs im;
+    im.pw = pad_.pw;
+    im.cp = pad_.cp;
+    im.stride_y = p.strideY;
+    im.stride_x = p.strideX;
+    im.dst_w = p.dstW;
+    im.chunk = chunk_.data();
+    im.offset = offset_.data();
+    im.mask = mask_.data();
+    im.npieces = chunk_.size();
+    im.kp = kp_;
+    im.out = rows;
+    AmxImageArgs a;
+    a.src = rows;
+    a.rows = 1;
+    a.row_stride = 0;
+    a.pixel_stride = kp_;
+    a.overread = true;
+    a.taps = &zero_tap;
+    a.ntaps = 1;
+    a.chunks = kp_ / 32;
+    a.nblocks = nblocks_;
+    a.store = &Store;
+    a.ctx = &ctx;
+    const size_t total = p.dstH * p.dstW;
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      pad_.Fill(geo_, src, n, padded);
+      ctx.n = n;
+      for (size_t p0 = 0; p0 < total; p0 += band_pixels_) {
+        const size_t npix = std::min(band_pixels_, total - p0);
+        ctx.p0 = p0;
+        for (size_t gr = 0; gr < p.group; ++gr) {
+          im.src = padded + gr * geo_.icg;
+          im.p0 = p0;
+          im.npix = npix;
+          Im2RowAvx512(im);
+          a.pixels = npix;
+          a.weight = packed_.data() + gr * group_packed_;
+          ctx.c0 = gr * geo_.ocg;
+          GemmImageAmxBf16(a);
+        }
+      }
+    }
+  }
+
+ private:
+  struct Context {
+    const Geometry* g;
+    const Epilogue* e;
+    size_t n, c0, p0;
+    uint8_t* dst;
+  };
+
+  static void Store(const void* c, const float* out, size_t, size_t m0, size_t npix, size_t nb,
+                    size_t nc) {
+    const Context& x = *static_cast<const Context*>(c);
+    const size_t c0 = nb * 16;
+    if (c0 >= x.g->ocg) return;
+    nc = std::min(nc, x.g->ocg - c0);
+    const size_t pix = x.p0 + m0, w = x.g->p.dstW;
+    StoreBlockAvx512Bf16(*x.g, *x.e, out, x.n, pix / w, pix % w, w, npix, x.c0 + c0, nc, x.dst);
+  }
+
+  PaddedSource pad_;
+  size_t k_, kp_, nblocks_, group_packed_, band_rows_, band_pixels_;
+  struct Piece {
+    size_t chunk;
+    ptrdiff_t offset;
+    uint32_t mask;
+  };
+  std::vector<Piece> pieces_;
+  std::vector<size_t> chunk_;
+  std::vector<ptrdiff_t> offset_;
+  std::vector<uint32_t> mask_;
+  AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
+};
 #endif
 
 // ------------------------------------------------------------- nhwc_depthwise
@@ -382,6 +535,10 @@ bool Any(const Geometry&) { return true; }
 }
 // AMX reads 32 input channels of a tap per tile row: whole chunks only.
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
+// The other groups, except depthwise (a separate algorithm).
+bool AmxIm2RowFits(const Geometry& g) {
+  return g.icg % 32 != 0 && !IsDepthwise(g);
+}
 
 }  // namespace
 
@@ -406,6 +563,10 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
          return std::make_unique<AmxGemm>(g);
        }},
+      {"amx_bf16::nhwc_im2row", Isa::kAmxBf16, AmxIm2RowFits,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<AmxIm2Row>(g);
+       }},
       {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
          return std::make_unique<NhwcGemm>(g, GemmRowAvx512Bf16, StoreRowAvx512);
@@ -417,6 +578,7 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
   };
 #elif defined(__aarch64__)
   (void)AmxFits;
+  (void)AmxIm2RowFits;
   return {
       {"neon_bf16::nhwc_gemm", Isa::kNeonBf16, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
@@ -430,6 +592,7 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
 #else
   (void)Any;
   (void)AmxFits;
+  (void)AmxIm2RowFits;
   return {};
 #endif
 }

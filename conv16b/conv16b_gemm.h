@@ -69,6 +69,23 @@ struct AmxImageArgs {
   const void* ctx;
 };
 
+// Gathers im2row rows for output pixels [p0, p0 + npix) (p = oy * dst_w +
+// ox) of a zero-padded NHWC image: row i, at out + i * kp (64-byte aligned,
+// kp a multiple of 32), is built 32 elements at a time; piece j puts lanes
+// `mask[j]` of chunk `chunk[j]` from origin + offset[j] + lane, where origin
+// = src + (oy * stride_y * pw + ox * stride_x) * cp. Lanes no piece covers
+// are zero. Pieces are sorted by chunk.
+struct Im2RowArgs {
+  const uint16_t* src;
+  size_t pw, cp, stride_y, stride_x, dst_w;
+  const size_t* chunk;
+  const ptrdiff_t* offset;
+  const uint32_t* mask;
+  size_t npieces, kp;
+  size_t p0, npix;
+  uint16_t* out;
+};
+
 // Stores npix pixels of sums (pixel i at sums + i * ld) that are consecutive
 // in a virtual grid `vw` pixels wide from virtual pixel (oy, ox); pixels at
 // virtual x >= dstW are skipped. `run` stores one row run like StoreOutput.
@@ -92,6 +109,7 @@ void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
                     size_t oy, size_t c0, size_t nc, uint8_t* dst);
 // conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
 void GemmRowAvx512(const GemmRowArgs& args);
+void Im2RowAvx512(const Im2RowArgs& args);
 void DepthwiseRowAvx512(const DepthwiseRowArgs& args);
 // conv16b_avx512bf16.cc: vdpbf16ps.
 void GemmRowAvx512Bf16(const GemmRowArgs& args);

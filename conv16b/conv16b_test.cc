@@ -256,6 +256,8 @@ std::vector<Case> Grid() {
   add(2, Params(32, 2, 11, 16, 1, 1));
   add(1, Params(32, 3, 5, 16, 1, 1));
   add(1, Params(32, 6, 9, 16, 3, 3));
+  // AMX im2row: seven 4-channel kernel rows in one 32-element chunk.
+  add(1, Params(4, 12, 9, 20, 7, 1, 1, 1, 0));
   return cases;
 }
 
@@ -443,13 +445,17 @@ TEST(Conv16bSelection, Rules) {
 #if defined(__x86_64__)
   if (CpuSupports(Isa::kAvx512Bf16) && conv16b_internal::FindAlgorithm("avx512bf16::nhwc_gemm") &&
       conv16b_internal::FindAlgorithm("avx512::nhwc_depthwise")) {
-    EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
     if (CpuSupports(Isa::kAmxBf16)) {
       const ConvParams amx = Params(64, 8, 8, 16, 3, 3, 1, 1, 1, 2);  // 32 channels per group
       EXPECT_EQ(info(amx).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(amx);
+      // 16 channels per group: not whole 32-channel chunks.
+      EXPECT_EQ(info(dense).rfind("amx_bf16::nhwc_im2row", 0), 0u) << info(dense);
       SetMaxIsa(Isa::kAvx512Bf16);
       EXPECT_EQ(info(amx).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(amx);
+      EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
       SetMaxIsa(std::nullopt);
+    } else {
+      EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
     }
     EXPECT_EQ(info(depthwise).rfind("avx512::nhwc_depthwise", 0), 0u) << info(depthwise);
     SetMaxIsa(Isa::kAvx512);
