@@ -1,5 +1,7 @@
 // AVX-512 kernels without BF16 instructions: BF16 values are widened to FP32
 // (a shift) and multiplied with FMAs, which is exact for BF16 products.
+#include <algorithm>
+
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_x86_epilogue-inl.h"
 #include "conv16b/conv16b_x86_gemm-inl.h"
@@ -178,6 +180,111 @@ void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
 void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                     size_t oy, size_t c0, size_t nc, uint8_t* dst) {
   StoreRunAvx512(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
+}
+
+namespace {
+
+// PX output pixels from x of the block (store mask m).
+template <Activation A, bool kBf16, bool kFused, int PX>
+void DepthwiseF32Block(const DepthwiseF32Args& a, const Epilogue& e, size_t x, __mmask16 m,
+                       size_t out_stride, uint8_t* dst) {
+  // Every loop over PX is unrolled so acc stays in registers (GCC keeps the
+  // array in memory otherwise).
+  __m512 acc[PX];
+#pragma GCC unroll 8
+  for (int i = 0; i < PX; ++i) acc[i] = _mm512_setzero_ps();
+  const size_t step = a.stride_x * 16;
+  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    const float* r = a.rows[ky] + x * step;
+    const float* w = a.weight + ky * a.kernel_x * 16;
+    for (size_t kx = 0; kx < a.kernel_x; ++kx, r += a.dilation_x * 16, w += 16) {
+      const __m512 wv = _mm512_load_ps(w);
+#pragma GCC unroll 8
+      for (int i = 0; i < PX; ++i) acc[i] = _mm512_fmadd_ps(_mm512_load_ps(r + i * step), wv, acc[i]);
+    }
+  }
+  if (!kFused) {
+#pragma GCC unroll 8
+    for (int i = 0; i < PX; ++i) _mm512_store_ps(a.sums + (x + i) * 16, acc[i]);
+    return;
+  }
+  const __m512 bias = _mm512_maskz_loadu_ps(m, e.bias + a.c0);
+#pragma GCC unroll 8
+  for (int i = 0; i < PX; ++i) {
+    const __m512 v = ActivateV<A>(_mm512_add_ps(acc[i], bias), e.params, a.c0, m);
+    const size_t at = (x + i) * out_stride;
+    if (kBf16) {
+      _mm256_mask_storeu_epi16(reinterpret_cast<uint16_t*>(dst) + at, m, ToBf16(v));
+    } else {
+      _mm512_mask_storeu_ps(reinterpret_cast<float*>(dst) + at, m, v);
+    }
+  }
+}
+
+template <Activation A, bool kBf16, bool kFused>
+void DepthwiseF32Row(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e, size_t n,
+                     size_t oy, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const size_t nc = std::min<size_t>(16, p.dstC - a.c0);
+  const __mmask16 m = __mmask16((1u << nc) - 1u);
+  // dst of the block's row: element (x * dstC + j) from here.
+  const size_t first = (n * p.dstH + oy) * p.dstW * p.dstC + a.c0;
+  uint8_t* d = dst + first * (kBf16 ? 2 : 4);
+  size_t x = 0;
+  for (; x + 8 <= p.dstW; x += 8) DepthwiseF32Block<A, kBf16, kFused, 8>(a, e, x, m, p.dstC, d);
+  for (; x < p.dstW; ++x) DepthwiseF32Block<A, kBf16, kFused, 1>(a, e, x, m, p.dstC, d);
+  if (!kFused) StoreOutput(g, e, a.sums, 16, n, oy, 0, p.dstW, a.c0, nc, dst);
+}
+
+template <Activation A>
+void DepthwiseF32RowA(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e, size_t n,
+                      size_t oy, uint8_t* dst) {
+  if (g.p.dstT == DataType::k16b) {
+    DepthwiseF32Row<A, true, true>(a, g, e, n, oy, dst);
+  } else {
+    DepthwiseF32Row<A, false, true>(a, g, e, n, oy, dst);
+  }
+}
+
+}  // namespace
+
+void WidenPixelsAvx512(const void* src, bool f32, size_t stride, size_t count, size_t nc,
+                       float* out) {
+  const __mmask16 m = __mmask16((1u << nc) - 1u);
+  if (f32) {
+    const float* s = static_cast<const float*>(src);
+    for (size_t x = 0; x < count; ++x, s += stride, out += 16) {
+      const __m256i h = ToBf16(_mm512_maskz_loadu_ps(m, s));
+      _mm512_store_ps(out, _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
+    }
+    return;
+  }
+  const uint16_t* s = static_cast<const uint16_t*>(src);
+  for (size_t x = 0; x < count; ++x, s += stride, out += 16) {
+    _mm512_store_ps(out, LoadBf16(s, m));
+  }
+}
+
+void DepthwiseRowF32Avx512(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,
+                           size_t n, size_t oy, uint8_t* dst) {
+  if (g.p.dstF == TensorFormat::kNhwc) {
+#define SYNOPS_DW_CASE(A) \
+  case A:                 \
+    return DepthwiseF32RowA<A>(a, g, e, n, oy, dst);
+    switch (e.activation) {
+      SYNOPS_DW_CASE(Activation::kIdentity)
+      SYNOPS_DW_CASE(Activation::kRelu)
+      SYNOPS_DW_CASE(Activation::kLeakyRelu)
+      SYNOPS_DW_CASE(Activation::kRestrictRange)
+      SYNOPS_DW_CASE(Activation::kPrelu)
+      SYNOPS_DW_CASE(Activation::kHswish)
+      SYNOPS_DW_CASE(Activation::kHardSigmoid)
+      default:
+        break;
+    }
+#undef SYNOPS_DW_CASE
+  }
+  DepthwiseF32Row<Activation::kIdentity, false, false>(a, g, e, n, oy, dst);
 }
 
 uint64_t PeakAvx512(uint64_t iterations) {

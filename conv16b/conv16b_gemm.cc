@@ -7,6 +7,8 @@
 // path). Each output row of sums goes through StoreOutput (bias, activation,
 // FP32/BF16, NHWC/NCHW).
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -526,6 +528,114 @@ class NhwcDepthwise : public Algorithm {
   std::vector<float> weight_;
 };
 
+#if defined(__x86_64__)
+// Depthwise on x86, one block of 16 channels at a time: each source row's
+// 16 channels are widened once into a zero-padded FP32 row [pw][16] kept in
+// a ring of the (kernelY - 1) * dilationY + 1 rows an output row reads (a
+// few KiB: it stays in L1), so the kernel's taps are plain FP32 loads, and
+// the output goes straight to dst.
+class DepthwiseF32 : public Algorithm {
+ public:
+  explicit DepthwiseF32(const Geometry& g) : Algorithm(g) {
+    const ConvParams& p = g.p;
+    blocks_ = (p.dstC + 15) / 16;
+    pw_ = p.srcW + p.padX + p.padW;
+    span_ = (p.kernelY - 1) * p.dilationY + 1;
+  }
+
+  size_t ExternalBufferSize() const override {
+    return span_ * pw_ * 16 * sizeof(float) + 64 + geo_.p.dstW * 16 * sizeof(float) + 64;
+  }
+  size_t WeightBytes() const override { return weight_.size() * sizeof(float); }
+
+  // weight_[(block * taps + ky * kernelX + kx) * 16 + j], BF16 values as FP32.
+  void SetWeights(const float* weight) override {
+    const ConvParams& p = geo_.p;
+    const size_t taps = p.kernelY * p.kernelX;
+    weight_.assign(blocks_ * taps * 16, 0.0f);
+    for (size_t ky = 0; ky < p.kernelY; ++ky)
+      for (size_t kx = 0; kx < p.kernelX; ++kx)
+        for (size_t c = 0; c < p.dstC; ++c)
+          weight_[((c / 16) * taps + ky * p.kernelX + kx) * 16 + c % 16] =
+              Bf16ToFp32(Fp32ToBf16(WeightAt(weight, geo_, c, 0, ky, kx)));
+  }
+
+  void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+               const Epilogue& e) const override {
+    const ConvParams& p = geo_.p;
+    float* ring = reinterpret_cast<float*>(Align64(buf));
+    float* sums = reinterpret_cast<float*>(Align64(buf + 64 + span_ * pw_ * 16 * sizeof(float)));
+    std::vector<const float*> rows(p.kernelY);
+    std::vector<ptrdiff_t> tag(span_);
+    DepthwiseF32Args a;
+    a.rows = rows.data();
+    a.kernel_y = p.kernelY;
+    a.kernel_x = p.kernelX;
+    a.stride_x = p.strideX;
+    a.dilation_x = p.dilationX;
+    a.sums = sums;
+    const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      for (size_t b = 0; b < blocks_; ++b) {
+        a.c0 = b * 16;
+        a.weight = weight_.data() + b * p.kernelY * p.kernelX * 16;
+        std::fill(tag.begin(), tag.end(), PTRDIFF_MIN);
+        for (size_t oy = 0; oy < p.dstH; ++oy) {
+          const ptrdiff_t top =
+              static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
+          for (size_t ky = 0; ky < p.kernelY; ++ky) {
+            const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
+            const size_t slot = static_cast<size_t>(((y % span) + span) % span);
+            float* row = ring + slot * pw_ * 16;
+            if (tag[slot] != y) {
+              FillRow(src, n, y, a.c0, row);
+              tag[slot] = y;
+            }
+            rows[ky] = row;
+          }
+          DepthwiseRowF32Avx512(a, geo_, e, n, oy, dst);
+        }
+      }
+    }
+  }
+
+ private:
+  // Channels [c0, c0 + 16) of source row y of item n (zero outside the
+  // image and past the channels) as BF16 values in FP32.
+  void FillRow(const uint8_t* src, size_t n, ptrdiff_t y, size_t c0, float* out) const {
+    const ConvParams& p = geo_.p;
+    if (y < 0 || y >= static_cast<ptrdiff_t>(p.srcH)) {
+      std::fill(out, out + pw_ * 16, 0.0f);
+      return;
+    }
+    std::fill(out, out + p.padX * 16, 0.0f);
+    std::fill(out + (p.padX + p.srcW) * 16, out + pw_ * 16, 0.0f);
+    float* mid = out + p.padX * 16;
+    const size_t nc = std::min<size_t>(16, p.srcC - c0);
+    const bool f32 = p.srcT == DataType::k32f;
+    const size_t es = f32 ? 4 : 2;
+    const uint8_t* image = src + n * geo_.src_image * es;
+    if (p.srcF == TensorFormat::kNhwc) {
+      WidenPixelsAvx512(image + (y * p.srcW * p.srcC + c0) * es, f32, p.srcC, p.srcW, nc, mid);
+      return;
+    }
+    const size_t plane = p.srcH * p.srcW;
+    const float* s32 = reinterpret_cast<const float*>(image) + c0 * plane + y * p.srcW;
+    const uint16_t* s16 = reinterpret_cast<const uint16_t*>(image) + c0 * plane + y * p.srcW;
+    for (size_t x = 0; x < p.srcW; ++x) {
+      float* d = mid + x * 16;
+      for (size_t j = 0; j < nc; ++j) {
+        d[j] = Bf16ToFp32(f32 ? Fp32ToBf16(s32[j * plane + x]) : s16[j * plane + x]);
+      }
+      std::fill(d + nc, d + 16, 0.0f);
+    }
+  }
+
+  size_t blocks_, pw_, span_;
+  AlignedVector<float> weight_;
+};
+#endif
+
 bool Any(const Geometry&) { return true; }
 
 [[maybe_unused]] void StoreRowGeneric(const Geometry& g, const Epilogue& e, const float* sums,
@@ -602,7 +712,7 @@ std::vector<AlgorithmSpec> DepthwiseAlgorithms() {
   return {
       {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcDepthwise>(g, DepthwiseRowAvx512, StoreRowAvx512);
+         return std::make_unique<DepthwiseF32>(g);
        }},
   };
 #elif defined(__aarch64__)

@@ -86,6 +86,25 @@ struct Im2RowArgs {
   uint16_t* out;
 };
 
+// Depthwise convolution of one block of 16 channels [c0, c0 + 16) (fewer
+// at the end) from FP32 rows: out[x][j] = sum over (ky, kx), in that order,
+// of rows[ky][(x * stride_x + kx * dilation_x) * 16 + j] * weight[(ky *
+// kernel_x + kx) * 16 + j]. rows[ky] are zero-padded source rows [pw][16]
+// holding BF16 values; weight holds BF16 values, zero past the channels.
+struct DepthwiseF32Args {
+  const float* const* rows;
+  size_t kernel_y, kernel_x, stride_x, dilation_x;
+  const float* weight;
+  size_t c0;
+  float* sums;  // [dstW][16] scratch for the epilogues not fused
+};
+
+// The channels [c0, c0 + nc) (nc <= 16) of `count` pixels `stride` elements
+// apart, as BF16 values in FP32, to out[x * 16 + j] (zero for j >= nc).
+// FP32 sources are rounded to BF16 first.
+void WidenPixelsAvx512(const void* src, bool f32, size_t stride, size_t count, size_t nc,
+                       float* out);
+
 // Stores npix pixels of sums (pixel i at sums + i * ld) that are consecutive
 // in a virtual grid `vw` pixels wide from virtual pixel (oy, ox); pixels at
 // virtual x >= dstW are skipped. `run` stores one row run like StoreOutput.
@@ -111,6 +130,11 @@ void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
 void GemmRowAvx512(const GemmRowArgs& args);
 void Im2RowAvx512(const Im2RowArgs& args);
 void DepthwiseRowAvx512(const DepthwiseRowArgs& args);
+// conv16b_avx512.cc: the block's row of output (n, oy) straight to dst
+// (bias, activation, type; NHWC with a vector activation), else via a.sums
+// and StoreOutput.
+void DepthwiseRowF32Avx512(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,
+                           size_t n, size_t oy, uint8_t* dst);
 // conv16b_avx512bf16.cc: vdpbf16ps.
 void GemmRowAvx512Bf16(const GemmRowArgs& args);
 // conv16b_avx512bf16.cc: StorePixels of an AMX block (sums 64-byte aligned,
