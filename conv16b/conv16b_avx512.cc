@@ -37,24 +37,6 @@ inline __m512 LoadBf16(const uint16_t* p, __mmask16 mask) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
 
-// PX pixels of one 16-channel block.
-template <int PX>
-void DepthwiseBlock(const DepthwiseRowArgs& a, size_t x, size_t c, __mmask16 mask) {
-  __m512 acc[PX];
-  for (int i = 0; i < PX; ++i) acc[i] = _mm512_setzero_ps();
-  const float* w = a.weight + c;
-  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-    const uint16_t* s = a.src + x * a.pixel_stride + ky * a.ky_stride + c;
-    for (size_t kx = 0; kx < a.kernel_x; ++kx, s += a.kx_stride, w += a.cpad) {
-      const __m512 wv = _mm512_loadu_ps(w);
-      for (int i = 0; i < PX; ++i) {
-        acc[i] = _mm512_fmadd_ps(LoadBf16(s + i * a.pixel_stride, mask), wv, acc[i]);
-      }
-    }
-  }
-  for (int i = 0; i < PX; ++i) _mm512_storeu_ps(a.out + (x + i) * a.cpad + c, acc[i]);
-}
-
 }  // namespace
 
 void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); }
@@ -110,15 +92,6 @@ void Im2RowAvx512(const Im2RowArgs& a) {
   Im2Row<0>(a);
 }
 
-void DepthwiseRowAvx512(const DepthwiseRowArgs& a) {
-  for (size_t c = 0; c < a.channels; c += 16) {
-    const size_t left = a.channels - c;
-    const __mmask16 mask = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u);
-    size_t x = 0;
-    for (; x + 4 <= a.width; x += 4) DepthwiseBlock<4>(a, x, c, mask);
-    for (; x < a.width; ++x) DepthwiseBlock<1>(a, x, c, mask);
-  }
-}
 
 namespace {
 

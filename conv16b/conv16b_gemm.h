@@ -129,7 +129,6 @@ void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
 // conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
 void GemmRowAvx512(const GemmRowArgs& args);
 void Im2RowAvx512(const Im2RowArgs& args);
-void DepthwiseRowAvx512(const DepthwiseRowArgs& args);
 // conv16b_avx512.cc: the block's row of output (n, oy) straight to dst
 // (bias, activation, type; NHWC with a vector activation), else via a.sums
 // and StoreOutput.

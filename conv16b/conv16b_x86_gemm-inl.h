@@ -16,8 +16,12 @@ namespace x86_gemm {
 template <class Dot, int M, int NV>
 void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t block_stride,
           float* out, size_t ld) {
+  // Every loop over M and NV is unrolled so acc stays in registers (GCC
+  // keeps the array in memory otherwise).
   __m512 acc[M][NV];
+#pragma GCC unroll 12
   for (int m = 0; m < M; ++m)
+#pragma GCC unroll 2
     for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
   for (size_t ky = 0; ky < a.kernel_y; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
@@ -25,15 +29,20 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
       const uint16_t* w = weight + (ky * a.kernel_x + kx) * a.pairs * 32;
       for (size_t p = 0; p < a.pairs; ++p, s += 2, w += 32) {
         typename Dot::W wv[NV];
+#pragma GCC unroll 2
         for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
+#pragma GCC unroll 12
         for (int m = 0; m < M; ++m) {
           const typename Dot::S sv = Dot::Broadcast(s + m * a.pixel_stride);
+#pragma GCC unroll 2
           for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
         }
       }
     }
   }
+#pragma GCC unroll 12
   for (int m = 0; m < M; ++m)
+#pragma GCC unroll 2
     for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + m * ld + v * 16, acc[m][v]);
 }
 
