@@ -21,8 +21,12 @@ inline uint32_t LoadPair(const uint16_t* p) {
 template <class Dot, int M>
 void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, float* out,
           size_t ld) {
+  // Every loop over M and q is unrolled so acc stays in registers (GCC
+  // keeps the array in memory otherwise).
   float32x4_t acc[M][4];
+#pragma GCC unroll 8
   for (int m = 0; m < M; ++m)
+#pragma GCC unroll 4
     for (int q = 0; q < 4; ++q) acc[m][q] = vdupq_n_f32(0.0f);
   for (size_t ky = 0; ky < a.kernel_y; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
@@ -30,14 +34,18 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, flo
       const uint16_t* w = weight + (ky * a.kernel_x + kx) * a.pairs * 32;
       for (size_t p = 0; p < a.pairs; ++p, s += 2, w += 32) {
         const typename Dot::W wv = Dot::LoadW(w);
+#pragma GCC unroll 8
         for (int m = 0; m < M; ++m) {
           const typename Dot::S sv = Dot::Broadcast(LoadPair(s + m * a.pixel_stride));
+#pragma GCC unroll 4
           for (int q = 0; q < 4; ++q) acc[m][q] = Dot::Accumulate(acc[m][q], sv, wv, q);
         }
       }
     }
   }
+#pragma GCC unroll 8
   for (int m = 0; m < M; ++m)
+#pragma GCC unroll 4
     for (int q = 0; q < 4; ++q) vst1q_f32(out + m * ld + q * 4, acc[m][q]);
 }
 
