@@ -35,6 +35,11 @@ std::vector<Shape> Shapes() {
     shapes.push_back({3, count, 1});
   }
   for (size_t count : {1000, 1001, 1023}) shapes.push_back({2, count, 1});
+  // AVX-512 takes 16 rows of 17..64 elements at a time (count % 16 < 4: the
+  // trailing elements gathered), the remaining rows one by one.
+  for (size_t count : {17, 19, 20, 32, 35, 48, 49, 51, 52, 64, 65}) {
+    for (size_t outer : {15, 16, 17, 33, 47}) shapes.push_back({outer, count, 1});
+  }
   for (size_t count : {1, 2, 3}) {
     for (size_t outer : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 100}) {
       shapes.push_back({outer, count, 1});
@@ -100,7 +105,8 @@ TEST_P(Softmax32fKernel, MatchesReferenceOnAllTails) {
 TEST_P(Softmax32fKernel, WideRangesAndDenormalResults) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(Softmax32fKernels(), GetParam());
   // Differences down to -200: exps in the denormal range and below.
-  for (const Shape& s : {Shape{5, 2, 1}, Shape{7, 3, 1}, Shape{4, 37, 1}, Shape{3, 300, 1},
+  for (const Shape& s : {Shape{5, 2, 1}, Shape{7, 3, 1}, Shape{4, 37, 1}, Shape{33, 49, 1},
+                         Shape{17, 51, 1}, Shape{3, 300, 1},
                          Shape{3, 7, 19}, Shape{2, 5, 64}}) {
     for (float range : {50.0f, 100.0f, 200.0f, 1e4f}) {
       const auto src = testing::RandomFloats(s.size(), -range, range, 11);
@@ -126,6 +132,18 @@ TEST_P(Softmax32fKernel, ExtremeValues) {
       {1.0f, -kInf, 2.0f},
       {-kInf, -kInf, -kInf, 5.0f, -kInf},
   };
+  // Rows of 49 (16 rows at a time on AVX-512): the maximum in the trailing
+  // element or in a full vector, next to -1000 and -Inf.
+  std::vector<std::vector<float>> long_rows(2, std::vector<float>(49, -1000.0f));
+  long_rows[0][48] = 0.0f;
+  long_rows[1][3] = 5.0f;
+  long_rows[1][48] = -kInf;
+  for (const auto& row : long_rows) {
+    std::vector<float> src;
+    for (size_t o = 0; o < 17; ++o) src.insert(src.end(), row.begin(), row.end());
+    Check(kernel->fn, src, Shape{17, row.size(), 1}, "extreme");
+    if (HasFatalFailure()) return;
+  }
   for (const auto& row : rows) {
     // The row as inner == 1 (repeated over outer), and transposed as a
     // count x inner slab with every column equal to the row.
