@@ -128,10 +128,45 @@ void StoreNhwcA(const Geometry& g, const Epilogue& e, const float* sums, size_t 
 
 }  // namespace
 
+namespace {
+
+template <Activation A>
+void StoreNchwA(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst) {
+  if (g.p.dstT == DataType::k16b) {
+    StoreNchwRun<A, true>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  } else {
+    StoreNchwRun<A, false>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  }
+}
+
+// StoreOutput for NCHW dst: 16 x 16 transposes for the vector activations.
+void StoreNchwRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                        size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
+                        uint8_t* dst) {
+#define SYNOPS_STORE_CASE(A) \
+  case A:                    \
+    return StoreNchwA<A>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  switch (e.activation) {
+    SYNOPS_STORE_CASE(Activation::kIdentity)
+    SYNOPS_STORE_CASE(Activation::kRelu)
+    SYNOPS_STORE_CASE(Activation::kLeakyRelu)
+    SYNOPS_STORE_CASE(Activation::kRestrictRange)
+    SYNOPS_STORE_CASE(Activation::kPrelu)
+    SYNOPS_STORE_CASE(Activation::kHswish)
+    SYNOPS_STORE_CASE(Activation::kHardSigmoid)
+    default:
+      return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  }
+#undef SYNOPS_STORE_CASE
+}
+
+}  // namespace
+
 void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                     size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst) {
   if (g.p.dstF != TensorFormat::kNhwc) {
-    return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+    return StoreNchwRunAvx512(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
   }
 #define SYNOPS_STORE_CASE(A) \
   case A:                    \
@@ -206,7 +241,7 @@ void DepthwiseF32Row(const DepthwiseF32Args& a, const Geometry& g, const Epilogu
   size_t x = 0;
   for (; x + 8 <= p.dstW; x += 8) DepthwiseF32Block<A, kBf16, kFused, 8>(a, e, x, m, p.dstC, d);
   for (; x < p.dstW; ++x) DepthwiseF32Block<A, kBf16, kFused, 1>(a, e, x, m, p.dstC, d);
-  if (!kFused) StoreOutput(g, e, a.sums, 16, n, oy, 0, p.dstW, a.c0, nc, dst);
+  if (!kFused) StoreRunAvx512(g, e, a.sums, 16, n, oy, 0, p.dstW, a.c0, nc, dst);
 }
 
 template <Activation A>
@@ -220,6 +255,33 @@ void DepthwiseF32RowA(const DepthwiseF32Args& a, const Geometry& g, const Epilog
 }
 
 }  // namespace
+
+void PlanarToNhwcAvx512(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                        uint16_t* out, size_t out_stride) {
+  const size_t es = f32 ? 4 : 2;
+  for (size_t c = 0; c < channels; c += 16) {
+    for (size_t x = 0; x < width; x += 16) {
+      PlanarToInterleaved16(static_cast<const uint8_t*>(src) + (c * plane + x) * es, f32, plane,
+                            std::min<size_t>(16, channels - c), std::min<size_t>(16, width - x),
+                            out + x * out_stride + c, out_stride);
+    }
+  }
+}
+
+void WidenPlanarAvx512(const void* src, bool f32, size_t plane, size_t nc, size_t width,
+                       float* out) {
+  const size_t es = f32 ? 4 : 2;
+  alignas(64) uint16_t t[16 * 16];
+  for (size_t x = 0; x < width; x += 16) {
+    const size_t xn = std::min<size_t>(16, width - x);
+    PlanarToInterleaved16(static_cast<const uint8_t*>(src) + x * es, f32, plane, nc, xn, t, 16);
+    for (size_t i = 0; i < xn; ++i) {
+      const __m256i h = _mm256_maskz_loadu_epi16(__mmask16((1u << nc) - 1u), t + i * 16);
+      _mm512_store_ps(out + (x + i) * 16,
+                      _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
+    }
+  }
+}
 
 void WidenPixelsAvx512(const void* src, bool f32, size_t stride, size_t count, size_t nc,
                        float* out) {

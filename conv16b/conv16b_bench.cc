@@ -21,7 +21,20 @@ namespace {
 using conv16b_bench::kShapes;
 using conv16b_bench::Shape;
 
-conv16b_check::Problem MakeProblem(const Shape& s) {
+// Source/destination layout and type of a benchmark problem.
+struct Variant {
+  const char* label;
+  TensorFormat format;
+  DataType type;
+};
+constexpr Variant kNhwcBf16 = {"nhwc_bf16", TensorFormat::kNhwc, DataType::k16b};
+// The selected algorithm also runs these (issue 6: FP32 source/destination
+// and the NCHW path).
+constexpr Variant kOtherVariants[] = {{"nhwc_fp32", TensorFormat::kNhwc, DataType::k32f},
+                                      {"nchw_bf16", TensorFormat::kNchw, DataType::k16b},
+                                      {"nchw_fp32", TensorFormat::kNchw, DataType::k32f}};
+
+conv16b_check::Problem MakeProblem(const Shape& s, const Variant& v = kNhwcBf16) {
   conv16b_check::Problem pr;
   ConvParams& p = pr.p;
   p.srcC = s.ic;
@@ -32,8 +45,8 @@ conv16b_check::Problem MakeProblem(const Shape& s) {
   p.strideY = p.strideX = s.stride;
   p.padY = p.padX = p.padH = p.padW = s.pad;
   p.group = s.group;
-  p.srcF = p.dstF = TensorFormat::kNhwc;
-  p.srcT = p.dstT = DataType::k16b;
+  p.srcF = p.dstF = v.format;
+  p.srcT = p.dstT = v.type;
   p.activation = Activation::kRelu;
   conv16b_check::SetOutputSize(&p);
   std::mt19937 rng(1);
@@ -44,6 +57,47 @@ conv16b_check::Problem MakeProblem(const Shape& s) {
 double Flops(const conv16b_check::Problem& pr) {
   const ConvParams& p = pr.p;
   return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
+}
+
+// Times Forward of `shape` in `variant` with algorithm `name` (nullptr: the
+// one Create selects): FLOP/s and bytes/s (source read + destination
+// written, the copy baseline's accounting).
+void Register(const std::string& label, const Shape& shape, const Variant& variant,
+              const char* name, Isa isa) {
+  benchmark::RegisterBenchmark(label.c_str(), [shape, variant, name, isa](
+                                                  benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, isa)) return;
+    const conv16b_check::Problem pr = MakeProblem(shape, variant);
+    auto conv = name != nullptr ? conv16b_internal::CreateWithAlgorithm(pr.batch, pr.p, 0, name)
+                                : Convolution16b::Create(pr.batch, pr.p);
+    if (!conv.ok()) {
+      state.SkipWithError(std::string(conv.status().message()).c_str());
+      return;
+    }
+    if (!(*conv)->SetParams(pr.weight.data(), pr.bias.data(), nullptr).ok()) {
+      state.SkipWithError("SetParams failed");
+      return;
+    }
+    // 64-byte aligned tensors, as an inference engine allocates them (an
+    // AMX tile row that straddles two cache lines is slower).
+    const ConvParams& p = pr.p;
+    const size_t dst_bytes = p.dstC * p.dstH * p.dstW * (p.dstT == DataType::k16b ? 2 : 4);
+    const AlignedVector<uint8_t> src(pr.src.begin(), pr.src.end());
+    AlignedVector<uint8_t> buf((*conv)->ExternalBufferSize());
+    AlignedVector<uint8_t> dst(dst_bytes);
+    for (auto _ : state) {
+      if (!(*conv)->Forward(src.data(), buf.data(), dst.data()).ok()) {
+        state.SkipWithError("Forward failed");
+        return;
+      }
+      benchmark::ClobberMemory();
+    }
+    state.counters["FLOPS"] =
+        benchmark::Counter(Flops(pr) * state.iterations(), benchmark::Counter::kIsRate);
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                            static_cast<int64_t>(src.size() + dst_bytes));
+    state.SetLabel((*conv)->Info());
+  })->Unit(benchmark::kMillisecond);
 }
 
 void RegisterAll() {
@@ -72,37 +126,18 @@ void RegisterAll() {
       // Only the algorithms whose selection rule accepts the shape.
       auto geometry = conv16b_internal::Validate(1, MakeProblem(shape).p);
       if (!geometry.ok() || !spec.supports(*geometry)) continue;
-      const std::string name = std::string("Conv16b/") + spec.name + "/" + shape.label;
-      benchmark::RegisterBenchmark(name.c_str(), [spec, shape](benchmark::State& state) {
-        if (!testing::SkipUnlessSupported(state, spec.isa)) return;
-        const conv16b_check::Problem pr = MakeProblem(shape);
-        auto conv = conv16b_internal::CreateWithAlgorithm(pr.batch, pr.p, 0, spec.name);
-        if (!conv.ok()) {
-          state.SkipWithError(std::string(conv.status().message()).c_str());
-          return;
-        }
-        if (!(*conv)->SetParams(pr.weight.data(), pr.bias.data(), nullptr).ok()) {
-          state.SkipWithError("SetParams failed");
-          return;
-        }
-        // 64-byte aligned tensors, as an inference engine allocates them
-        // (an AMX tile row that straddles two cache lines is slower).
-        const AlignedVector<uint8_t> src(pr.src.begin(), pr.src.end());
-        AlignedVector<uint8_t> buf((*conv)->ExternalBufferSize());
-        AlignedVector<uint16_t> dst(pr.p.dstC * pr.p.dstH * pr.p.dstW);
-        for (auto _ : state) {
-          if (!(*conv)->Forward(src.data(), buf.data(), dst.data()).ok()) {
-            state.SkipWithError("Forward failed");
-            return;
-          }
-          benchmark::ClobberMemory();
-        }
-        state.counters["FLOPS"] = benchmark::Counter(Flops(pr) * state.iterations(),
-                                                     benchmark::Counter::kIsRate);
-        state.SetLabel((*conv)->Info());
-      })->Unit(benchmark::kMillisecond);
+      Register(std::string("Conv16b/") + spec.name + "/" + shape.label, shape, kNhwcBf16,
+               spec.name, spec.isa);
+    }
+    for (const Variant& v : kOtherVariants) {
+      Register(std::string("Conv16b/selected/") + shape.label + "/" + v.label, shape, v, nullptr,
+               Isa::kRef);
     }
   }
+  // Memory-bound comparisons (depthwise, NCHW): copying the BF16 NHWC
+  // source and destination of the depthwise shapes.
+  testing::RegisterCopyBaseline("dw3x3_32_112", 112 * 112 * 32 * 2);
+  testing::RegisterCopyBaseline("dw7x7_256_14", 14 * 14 * 256 * 2);
 }
 
 const int kRegistered = (RegisterAll(), 0);

@@ -86,6 +86,16 @@ struct PaddedSource {
     }
     // NCHW: transpose plane by plane.
     const size_t plane = p.srcH * p.srcW;
+#if defined(__x86_64__)
+    if (icp == g.icg && CpuSupports(Isa::kAvx512)) {
+      const uint8_t* image = src + n * g.src_image * (f32 ? 4 : 2);
+      for (size_t y = 0; y < p.srcH; ++y) {
+        PlanarToNhwcAvx512(image + y * p.srcW * (f32 ? 4 : 2), f32, plane, p.srcC, p.srcW,
+                           out + ((y + p.padY) * pw + p.padX) * cp, cp);
+      }
+      return;
+    }
+#endif
     if (icp != g.icg) {
       for (size_t y = 0; y < p.srcH; ++y) {
         uint16_t* d = out + ((y + p.padY) * pw + p.padX) * cp;
@@ -620,15 +630,7 @@ class DepthwiseF32 : public Algorithm {
       return;
     }
     const size_t plane = p.srcH * p.srcW;
-    const float* s32 = reinterpret_cast<const float*>(image) + c0 * plane + y * p.srcW;
-    const uint16_t* s16 = reinterpret_cast<const uint16_t*>(image) + c0 * plane + y * p.srcW;
-    for (size_t x = 0; x < p.srcW; ++x) {
-      float* d = mid + x * 16;
-      for (size_t j = 0; j < nc; ++j) {
-        d[j] = Bf16ToFp32(f32 ? Fp32ToBf16(s32[j * plane + x]) : s16[j * plane + x]);
-      }
-      std::fill(d + nc, d + 16, 0.0f);
-    }
+    WidenPlanarAvx512(image + (c0 * plane + y * p.srcW) * es, f32, plane, nc, p.srcW, mid);
   }
 
   size_t blocks_, pw_, span_;

@@ -104,6 +104,13 @@ struct DepthwiseF32Args {
 // FP32 sources are rounded to BF16 first.
 void WidenPixelsAvx512(const void* src, bool f32, size_t stride, size_t count, size_t nc,
                        float* out);
+// The same from a planar (NCHW) row: channel j's pixels at src + j * plane.
+void WidenPlanarAvx512(const void* src, bool f32, size_t plane, size_t nc, size_t width,
+                       float* out);
+// An NCHW row (channel c's `width` pixels at src + c * plane, FP32 or BF16)
+// to BF16 NHWC: out[x * out_stride + c], 16 x 16 transposes.
+void PlanarToNhwcAvx512(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                        uint16_t* out, size_t out_stride);
 
 // Stores npix pixels of sums (pixel i at sums + i * ld) that are consecutive
 // in a virtual grid `vw` pixels wide from virtual pixel (oy, ox); pixels at

@@ -6,9 +6,12 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "conv16b/conv16b.h"
+#include "conv16b/conv16b_internal.h"
 
 namespace synops {
 namespace conv16b_internal {
@@ -50,6 +53,98 @@ inline __m512 ActivateV(__m512 v, const float* p, size_t c, __mmask16 mask) {
     static_assert(A == Activation::kHardSigmoid, "activation");
     const __m512 t = _mm512_add_ps(_mm512_mul_ps(v, _mm512_set1_ps(p[0])), _mm512_set1_ps(p[1]));
     return _mm512_max_ps(zero, _mm512_min_ps(t, _mm512_set1_ps(1.0f)));
+  }
+}
+
+// Transposes 16 rows of 16 32-bit lanes in place: r[i][j] -> r[j][i].
+inline void Transpose16x16(__m512i r[16]) {
+  __m512i t[16], u[16];
+  for (int k = 0; k < 8; ++k) {
+    t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
+  }
+  // u[4k + m]: rows 4k..4k+3 of columns m, m + 4, m + 8, m + 12 (one per
+  // 128-bit lane).
+  for (int k = 0; k < 4; ++k) {
+    u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
+    u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
+    u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
+    u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
+  }
+  for (int m = 0; m < 4; ++m) {
+    const __m512i v02 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x88);
+    const __m512i w02 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0x88);
+    const __m512i v13 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0xDD);
+    const __m512i w13 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0xDD);
+    r[m] = _mm512_shuffle_i32x4(v02, w02, 0x88);
+    r[m + 8] = _mm512_shuffle_i32x4(v02, w02, 0xDD);
+    r[m + 4] = _mm512_shuffle_i32x4(v13, w13, 0x88);
+    r[m + 12] = _mm512_shuffle_i32x4(v13, w13, 0xDD);
+  }
+}
+
+// A run of nx pixels (x0.. of output row oy) x nc channels (c0..) of sums
+// (pixel i at sums + i * ld) to an NCHW dst, 16 x 16 blocks at a time: bias
+// and activation in pixel-major order (lanes are channels, as ActivateV
+// expects), then a transpose so each channel's pixels are one store.
+template <Activation A, bool kBf16>
+void StoreNchwRun(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                  size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const size_t plane = p.dstH * p.dstW;
+  for (size_t c = 0; c < nc; c += 16) {
+    const size_t cn = std::min<size_t>(16, nc - c);
+    const __mmask16 cm = __mmask16((1u << cn) - 1u);
+    const __m512 bias = _mm512_maskz_loadu_ps(cm, e.bias + c0 + c);
+    for (size_t x = 0; x < nx; x += 16) {
+      const size_t xn = std::min<size_t>(16, nx - x);
+      __m512i r[16];
+      for (size_t i = 0; i < 16; ++i) {
+        if (i < xn) {
+          const __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(cm, sums + (x + i) * ld + c), bias);
+          r[i] = _mm512_castps_si512(ActivateV<A>(v, e.params, c0 + c, cm));
+        } else {
+          r[i] = _mm512_setzero_si512();
+        }
+      }
+      Transpose16x16(r);
+      const __mmask16 xm = __mmask16((1u << xn) - 1u);
+      const size_t at = ((n * p.dstC + c0 + c) * p.dstH + oy) * p.dstW + x0 + x;
+      for (size_t j = 0; j < cn; ++j) {
+        if (kBf16) {
+          _mm256_mask_storeu_epi16(reinterpret_cast<uint16_t*>(dst) + at + j * plane, xm,
+                                   ToBf16(_mm512_castsi512_ps(r[j])));
+        } else {
+          _mm512_mask_storeu_ps(reinterpret_cast<float*>(dst) + at + j * plane, xm,
+                                _mm512_castsi512_ps(r[j]));
+        }
+      }
+    }
+  }
+}
+
+// Channels [0, nc) (nc <= 16) x pixels [0, nx) (nx <= 16) of a planar
+// source (channel c's pixels at src + c * plane, FP32 or BF16) to BF16
+// out[x * out_stride + c] (FP32 rounded as SPEC says).
+inline void PlanarToInterleaved16(const void* src, bool f32, size_t plane, size_t nc, size_t nx,
+                                  uint16_t* out, size_t out_stride) {
+  const __mmask16 xm = __mmask16((1u << nx) - 1u);
+  __m512i r[16];
+  for (size_t c = 0; c < 16; ++c) {
+    if (c >= nc) {
+      r[c] = _mm512_setzero_si512();
+    } else if (f32) {
+      r[c] = _mm512_cvtepu16_epi32(
+          ToBf16(_mm512_maskz_loadu_ps(xm, static_cast<const float*>(src) + c * plane)));
+    } else {
+      r[c] = _mm512_cvtepu16_epi32(
+          _mm256_maskz_loadu_epi16(xm, static_cast<const uint16_t*>(src) + c * plane));
+    }
+  }
+  Transpose16x16(r);
+  const __mmask16 cm = __mmask16((1u << nc) - 1u);
+  for (size_t x = 0; x < nx; ++x) {
+    _mm256_mask_storeu_epi16(out + x * out_stride, cm, _mm512_cvtepi32_epi16(r[x]));
   }
 }
 
