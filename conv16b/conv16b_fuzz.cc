@@ -25,7 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.dstT = in.Bool() ? DataType::k16b : DataType::k32f;
   p.activation = static_cast<Activation>(in.Pick(kActivationCount));
   const int kind = in.Pick(4);  // dense, grouped, depthwise, depthwise with multiplier
-  const size_t icg = kind >= 2 ? 1 : in.Integral<size_t>(1, 70);
+  // Half the dense/grouped cases have whole 32-channel chunks (AMX nhwc_gemm).
+  const size_t icg = kind >= 2 ? 1
+                     : in.Bool() ? 32 * in.Integral<size_t>(1, 3)
+                                 : in.Integral<size_t>(1, 70);
   const size_t ocg = kind == 2 ? 1 : in.Integral<size_t>(1, kind == 3 ? 4 : 70);
   p.group = kind == 0 ? 1 : in.Integral<size_t>(1, 40);
   p.srcC = icg * p.group;
@@ -38,10 +41,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.strideX = in.Integral<size_t>(1, 3);
   p.dilationY = in.Integral<size_t>(1, 3);
   p.dilationX = in.Integral<size_t>(1, 3);
-  p.padY = in.Integral<size_t>(0, 4);
-  p.padX = in.Integral<size_t>(0, 4);
-  p.padH = in.Integral<size_t>(0, 4);
-  p.padW = in.Integral<size_t>(0, 4);
+  // A quarter without padding (the in-place source paths).
+  const size_t max_pad = in.Pick(4) == 0 ? 0 : 4;
+  p.padY = in.Integral<size_t>(0, max_pad);
+  p.padX = in.Integral<size_t>(0, max_pad);
+  p.padH = in.Integral<size_t>(0, max_pad);
+  p.padW = in.Integral<size_t>(0, max_pad);
   // A kernel larger than the padded source gets enough bottom/right padding.
   conv16b_check::SetOutputSize(&p);
   if (p.dstH == 0) p.padH += p.dilationY * (p.kernelY - 1) + 1;
