@@ -200,43 +200,66 @@ HWY_INLINE void V2Row(const T* HWY_RESTRICT x, size_t channels, const float* HWY
 }
 
 // NCHW: positions in chunks; per-position sums in stack arrays.
+// Software-pipelined over chunks (as V1Nchw): for each group of four
+// channels, the sums of chunk i (read from L3 or memory), the squared
+// deviations of chunk i - 1 and the outputs of chunk i - 2 (both from L2)
+// are interleaved, so the streams overlap instead of taking turns. Chunk
+// i - 2's outputs are written only after all its terms were read.
 template <class T>
-HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial,
-                       const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
-                       float eps, T* y) {
+HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial, const float* HWY_RESTRICT scale,
+                       const float* HWY_RESTRICT shift, float eps, T* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  HWY_ALIGN float mean[kChunk];
-  HWY_ALIGN float norm[kChunk];
+  HWY_ALIGN float mean[3][kChunk];
+  HWY_ALIGN float norm[3][kChunk];
   const VF n = hn::Set(d, static_cast<float>(channels));
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
-  for (size_t s0 = 0; s0 < spatial; s0 += kChunk) {
-    const size_t len = spatial - s0 < kChunk ? spatial - s0 : kChunk;
-    const size_t padded = (len + N - 1) / N * N;  // <= kChunk
-    for (size_t j = 0; j < padded; ++j) mean[j] = 0.0f, norm[j] = 0.0f;
-    RowsAccumulate<kSum>(x + s0, len, channels, spatial, nullptr, mean);
-    for (size_t j = 0; j < padded; j += N) hn::Store(hn::Div(hn::Load(d, mean + j), n), d, mean + j);
-    RowsAccumulate<kSqDev>(x + s0, len, channels, spatial, mean, norm);
-    for (size_t j = 0; j < padded; j += N) {
-      hn::Store(hn::Div(one, hn::Sqrt(hn::Add(hn::Div(hn::Load(d, norm + j), n), e))), d, norm + j);
-    }
-    for (size_t c = 0; c < channels; ++c) {
-      const T* xr = x + c * spatial + s0;
-      T* yr = y + c * spatial + s0;
-      const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
-      size_t j = 0;
-      for (; j + N <= len; j += N) {
-        const VF t = hn::Mul(hn::Sub(LoadT(d, xr + j), hn::Load(d, mean + j)), hn::Load(d, norm + j));
-        StoreT(d, hn::MulAdd(t, sc, sh), yr + j);
+  const size_t chunks = (spatial + kChunk - 1) / kChunk;
+  // Positions of chunk i (0 if there is none).
+  const auto length = [&](size_t i) {
+    return i < chunks ? HWY_MIN(kChunk, spatial - i * kChunk) : 0;
+  };
+  for (size_t i = 0; i < chunks + 2; ++i) {
+    const size_t l1 = length(i);                   // sums
+    const size_t l2 = i >= 1 ? length(i - 1) : 0;  // squared deviations
+    const size_t l3 = i >= 2 ? length(i - 2) : 0;  // outputs
+    float* HWY_RESTRICT m1 = mean[i % 3];
+    const float* HWY_RESTRICT m2 = mean[(i + 2) % 3];
+    float* HWY_RESTRICT k2 = norm[(i + 2) % 3];
+    const float* HWY_RESTRICT m3 = mean[(i + 1) % 3];
+    const float* HWY_RESTRICT k3 = norm[(i + 1) % 3];
+    const size_t p1 = (l1 + N - 1) / N * N, p2 = (l2 + N - 1) / N * N;  // <= kChunk
+    for (size_t j = 0; j < p1; ++j) m1[j] = 0.0f;
+    for (size_t j = 0; j < p2; ++j) k2[j] = 0.0f;
+    for (size_t c0 = 0; c0 < channels; c0 += 4) {
+      const size_t rows = HWY_MIN(size_t{4}, channels - c0);
+      if (l1 != 0)
+        RowsAccumulate<kSum>(x + c0 * spatial + i * kChunk, l1, rows, spatial, nullptr, m1);
+      if (l2 != 0) {
+        RowsAccumulate<kSqDev>(x + c0 * spatial + (i - 1) * kChunk, l2, rows, spatial, m2, k2);
       }
-      for (; j < len; ++j) FromF((ToF(xr[j]) - mean[j]) * norm[j] * scale[c] + shift[c], yr + j);
+      for (size_t c = c0; c < c0 + rows && l3 != 0; ++c) {
+        const T* xr = x + c * spatial + (i - 2) * kChunk;
+        T* yr = y + c * spatial + (i - 2) * kChunk;
+        const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
+        size_t j = 0;
+        for (; j + N <= l3; j += N) {
+          const VF t = hn::Mul(hn::Sub(LoadT(d, xr + j), hn::Load(d, m3 + j)), hn::Load(d, k3 + j));
+          StoreT(d, hn::MulAdd(t, sc, sh), yr + j);
+        }
+        for (; j < l3; ++j) FromF((ToF(xr[j]) - m3[j]) * k3[j] * scale[c] + shift[c], yr + j);
+      }
+    }
+    for (size_t j = 0; j < p1; j += N) hn::Store(hn::Div(hn::Load(d, m1 + j), n), d, m1 + j);
+    for (size_t j = 0; j < p2; j += N) {
+      hn::Store(hn::Div(one, hn::Sqrt(hn::Add(hn::Div(hn::Load(d, k2 + j), n), e))), d, k2 + j);
     }
   }
 }
 
 template <class T>
-void V2Any(const T* src, size_t batch, size_t channels, size_t spatial,
-           const float* scale, const float* shift, float eps, TensorFormat format, T* dst) {
+void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const float* scale,
+           const float* shift, float eps, TensorFormat format, T* dst) {
   const size_t item = channels * spatial;
   for (size_t b = 0; b < batch; ++b) {
     const T* x = src + b * item;
@@ -266,29 +289,42 @@ void Normalize16bV2Hwy(const uint16_t* src, size_t batch, size_t channels, size_
 // ---- V1: L2 norm ----
 
 // NCHW, per position: positions in chunks, sums of squares in a stack array.
+// Software-pipelined over chunks: for each group of four channels the sums
+// of chunk i (read from L3 or memory) and the outputs of chunk i - 1 (read
+// from L2) are interleaved, so the two streams overlap instead of taking
+// turns. Chunk i - 1's outputs are written only after all its sums were read.
 HWY_INLINE void V1Nchw(const float* x, size_t channels, size_t spatial,
                        const float* HWY_RESTRICT scale, float eps, float* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  HWY_ALIGN float k[kChunk];
+  HWY_ALIGN float k[2][kChunk];
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
-  for (size_t s0 = 0; s0 < spatial; s0 += kChunk) {
-    const size_t len = spatial - s0 < kChunk ? spatial - s0 : kChunk;
-    const size_t padded = (len + N - 1) / N * N;
-    for (size_t j = 0; j < padded; ++j) k[j] = 0.0f;
-    RowsAccumulate<kSq>(x + s0, len, channels, spatial, nullptr, k);
-    for (size_t j = 0; j < padded; j += N) {
-      hn::Store(hn::Div(one, hn::Sqrt(hn::Add(e, hn::Load(d, k + j)))), d, k + j);
-    }
-    for (size_t c = 0; c < channels; ++c) {
-      const float* xr = x + c * spatial + s0;
-      float* yr = y + c * spatial + s0;
-      const VF sc = hn::Set(d, scale[c]);
-      size_t j = 0;
-      for (; j + N <= len; j += N) {
-        hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + j), sc), hn::Load(d, k + j)), d, yr + j);
+  const size_t chunks = (spatial + kChunk - 1) / kChunk;
+  for (size_t i = 0; i <= chunks; ++i) {
+    // Accumulate chunk i (if any) into ka, output chunk i - 1 (if any) with ko.
+    const size_t sa = i * kChunk, so = (i - 1) * kChunk;
+    const size_t la = i < chunks ? HWY_MIN(kChunk, spatial - sa) : 0;
+    const size_t lo = i > 0 ? HWY_MIN(kChunk, spatial - so) : 0;
+    float* HWY_RESTRICT ka = k[i % 2];
+    const float* HWY_RESTRICT ko = k[(i + 1) % 2];
+    const size_t padded = (la + N - 1) / N * N;
+    for (size_t j = 0; j < padded; ++j) ka[j] = 0.0f;
+    for (size_t c0 = 0; c0 < channels; c0 += 4) {
+      const size_t rows = HWY_MIN(size_t{4}, channels - c0);
+      if (la != 0) RowsAccumulate<kSq>(x + c0 * spatial + sa, la, rows, spatial, nullptr, ka);
+      for (size_t c = c0; c < c0 + rows && lo != 0; ++c) {
+        const float* xr = x + c * spatial + so;
+        float* yr = y + c * spatial + so;
+        const VF sc = hn::Set(d, scale[c]);
+        size_t j = 0;
+        for (; j + N <= lo; j += N) {
+          hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + j), sc), hn::Load(d, ko + j)), d, yr + j);
+        }
+        for (; j < lo; ++j) yr[j] = xr[j] * scale[c] * ko[j];
       }
-      for (; j < len; ++j) yr[j] = xr[j] * scale[c] * k[j];
+    }
+    for (size_t j = 0; j < padded; j += N) {
+      hn::Store(hn::Div(one, hn::Sqrt(hn::Add(e, hn::Load(d, ka + j)))), d, ka + j);
     }
   }
 }

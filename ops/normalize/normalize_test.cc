@@ -195,7 +195,10 @@ TEST_P(NormalizeVariant, InPlace) {
   for (const std::string& name : Supported()) {
     for (TensorFormat f : kFormats) {
       for (const auto& sh : std::vector<std::array<size_t, 3>>{
-               {1, 1, 1}, {2, 17, 33}, {3, 64, 49}, {1, 5, 100}, {2, 100, 5}}) {
+               {1, 1, 1}, {2, 17, 33}, {3, 64, 49}, {1, 5, 100}, {2, 100, 5},
+               // Several NCHW chunks (pipelined: one chunk's outputs are
+               // written while later chunks are still being read).
+               {1, 9, 1000}, {2, 6, 777}}) {
         const Problem p(GetParam(), sh[0], sh[1], sh[2], 5);
         CheckProblem(p, name, f, true, 1);
         if (HasFatalFailure()) return;
