@@ -67,24 +67,35 @@ HWY_INLINE void FromF(float v, float* p) { *p = v; }
 HWY_INLINE void FromF(float v, uint16_t* p) { *p = Fp32ToBf16(v); }
 
 // ---- row reductions (contiguous) ----
+// If `stage` is not null, the row is also stored there as FP32 (BF16 rows
+// are then widened once for all passes).
 template <class T>
-HWY_INLINE float RowSum(const T* HWY_RESTRICT x, size_t n) {
+HWY_INLINE float RowSum(const T* HWY_RESTRICT x, size_t n, float* HWY_RESTRICT stage = nullptr) {
   const DF d;
   const size_t N = hn::Lanes(d);
+  const auto load = [&](size_t i) HWY_ATTR {
+    const VF v = LoadT(d, x + i);
+    if (stage != nullptr) hn::StoreU(v, d, stage + i);
+    return v;
+  };
   size_t i = 0;
   float s = 0.0f;
   if (n >= N) {
     VF a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
     for (; i + 4 * N <= n; i += 4 * N) {
-      a0 = hn::Add(a0, LoadT(d, x + i));
-      a1 = hn::Add(a1, LoadT(d, x + i + N));
-      a2 = hn::Add(a2, LoadT(d, x + i + 2 * N));
-      a3 = hn::Add(a3, LoadT(d, x + i + 3 * N));
+      a0 = hn::Add(a0, load(i));
+      a1 = hn::Add(a1, load(i + N));
+      a2 = hn::Add(a2, load(i + 2 * N));
+      a3 = hn::Add(a3, load(i + 3 * N));
     }
-    for (; i + N <= n; i += N) a0 = hn::Add(a0, LoadT(d, x + i));
+    for (; i + N <= n; i += N) a0 = hn::Add(a0, load(i));
     s = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
   }
-  for (; i < n; ++i) s += ToF(x[i]);
+  for (; i < n; ++i) {
+    const float v = ToF(x[i]);
+    if (stage != nullptr) stage[i] = v;
+    s += v;
+  }
   return s;
 }
 
@@ -181,14 +192,18 @@ constexpr size_t kChunk = 256;
 
 // ---- V2 / 16bV2: mean and variance over the channels of a position ----
 
-// NHWC: one contiguous row of `channels`.
-template <class T>
-HWY_INLINE void V2Row(const T* HWY_RESTRICT x, size_t channels, const float* HWY_RESTRICT scale,
-                      const float* HWY_RESTRICT shift, float eps, T* y) {
+// BF16 rows up to this many channels are widened once, into a stack row,
+// for the three passes of V2Row (the same values and sums).
+constexpr size_t kMaxStagedChannels = 2048;
+
+// NHWC: one contiguous row of `channels`; `x` and `y` may be the same row.
+template <class T, class TY>
+HWY_INLINE void V2RowOf(const T* HWY_RESTRICT x, size_t channels, float mean,
+                        const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift, float eps,
+                        TY* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
   const float n = static_cast<float>(channels);
-  const float mean = RowSum(x, channels) / n;
   const float norm = 1.0f / std::sqrt(RowSqDev(x, channels, mean) / n + eps);
   const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
   size_t c = 0;
@@ -197,6 +212,20 @@ HWY_INLINE void V2Row(const T* HWY_RESTRICT x, size_t channels, const float* HWY
     StoreT(d, hn::MulAdd(t, hn::LoadU(d, scale + c), hn::LoadU(d, shift + c)), y + c);
   }
   for (; c < channels; ++c) FromF((ToF(x[c]) - mean) * norm * scale[c] + shift[c], y + c);
+}
+
+template <class T>
+HWY_INLINE void V2Row(const T* HWY_RESTRICT x, size_t channels, const float* HWY_RESTRICT scale,
+                      const float* HWY_RESTRICT shift, float eps, T* y) {
+  const float n = static_cast<float>(channels);
+  if constexpr (sizeof(T) == 2) {
+    if (channels <= kMaxStagedChannels) {
+      HWY_ALIGN float row[kMaxStagedChannels];
+      const float mean = RowSum(x, channels, row) / n;
+      return V2RowOf(row, channels, mean, scale, shift, eps, y);
+    }
+  }
+  V2RowOf(x, channels, RowSum(x, channels) / n, scale, shift, eps, y);
 }
 
 // NCHW: positions in chunks; per-position sums in stack arrays.
@@ -528,8 +557,10 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
     }
     const float norm = 1.0f / (RowSum(buf, channels) / static_cast<float>(channels) + eps);
     for (size_t c = 0; c < channels; ++c) buf[c] = 1.0f + scale[c] * buf[c] * norm;
+    // The output pass runs backwards: the end of the tensor, read last by the
+    // norms pass, is still cached.
     if (format == TensorFormat::kNchw) {
-      for (size_t c = 0; c < channels; ++c) {
+      for (size_t c = channels; c-- > 0;) {
         const float* xr = x + c * spatial;
         float* yr = y + c * spatial;
         const VF m = hn::Set(d, buf[c]), sh = hn::Set(d, shift[c]);
@@ -538,7 +569,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
         for (; s < spatial; ++s) yr[s] = xr[s] * buf[c] + shift[c];
       }
     } else {
-      for (size_t s = 0; s < spatial; ++s) {
+      for (size_t s = spatial; s-- > 0;) {
         const float* xr = x + s * channels;
         float* yr = y + s * channels;
         size_t c = 0;
