@@ -1,5 +1,6 @@
 #include "conv16b/conv16b.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bf16/bf16.h"
+#include "bf16/bf16_kernels.h"
 #include "conv16b/conv16b_internal.h"
 #include "core/status.h"
 
@@ -213,6 +215,56 @@ void StoreOutput(const Geometry& g, const Epilogue& e, const float* sums, size_t
     SYNOPS_STORE_CASE(Activation::kGelu)
   }
 #undef SYNOPS_STORE_CASE
+}
+
+void StoreOutputVector(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                       size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
+                       uint8_t* dst) {
+  if (!IsTranscendental(e.activation)) return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  const ConvParams& p = g.p;
+  const ActivateFn activate = ActivateKernels().Best().fn;
+  const Fp32ToBf16Fn round = Fp32ToBf16Kernels().Best().fn;
+  const bool nhwc = p.dstF == TensorFormat::kNhwc, bf16 = p.dstT == DataType::k16b;
+  const size_t plane = p.dstH * p.dstW;
+  // Whole pixels per batch of up to kChunk values (one call of the kernel
+  // for many vectors: independent chains overlap), or chunks of one pixel.
+  constexpr size_t kChunk = 1024;
+  alignas(64) float v[kChunk];
+  alignas(64) uint16_t h[kChunk];
+  const size_t step = std::min(kChunk, nc);
+  const size_t px = std::max<size_t>(1, kChunk / nc);
+  for (size_t x = 0; x < nx; x += px) {
+    const size_t npx = std::min(px, nx - x);
+    for (size_t j0 = 0; j0 < nc; j0 += step) {
+      const size_t k = std::min(step, nc - j0);
+      for (size_t i = 0; i < npx; ++i) {
+        const float* s = sums + (x + i) * ld + j0;
+        const float* bias = e.bias + c0 + j0;
+        for (size_t j = 0; j < k; ++j) v[i * k + j] = s[j] + bias[j];
+      }
+      activate(e.activation, e.params, v, npx * k);
+      if (bf16) round(v, npx * k, h);
+      for (size_t i = 0; i < npx; ++i) {
+        if (nhwc) {
+          const size_t base = ((n * p.dstH + oy) * p.dstW + x0 + x + i) * p.dstC + c0 + j0;
+          if (bf16) {
+            std::memcpy(reinterpret_cast<uint16_t*>(dst) + base, h + i * k, k * sizeof(uint16_t));
+          } else {
+            std::memcpy(reinterpret_cast<float*>(dst) + base, v + i * k, k * sizeof(float));
+          }
+        } else {
+          const size_t base = (n * p.dstC + c0 + j0) * plane + oy * p.dstW + x0 + x + i;
+          for (size_t j = 0; j < k; ++j) {
+            if (bf16) {
+              reinterpret_cast<uint16_t*>(dst)[base + j * plane] = h[i * k + j];
+            } else {
+              reinterpret_cast<float*>(dst)[base + j * plane] = v[i * k + j];
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 const std::vector<AlgorithmSpec>& Algorithms() {

@@ -156,7 +156,7 @@ void StoreNchwRunAvx512(const Geometry& g, const Epilogue& e, const float* sums,
     SYNOPS_STORE_CASE(Activation::kHswish)
     SYNOPS_STORE_CASE(Activation::kHardSigmoid)
     default:
-      return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+      return StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
   }
 #undef SYNOPS_STORE_CASE
 }
@@ -180,7 +180,7 @@ void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
     SYNOPS_STORE_CASE(Activation::kHswish)
     SYNOPS_STORE_CASE(Activation::kHardSigmoid)
     default:
-      return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+      return StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
   }
 #undef SYNOPS_STORE_CASE
 }

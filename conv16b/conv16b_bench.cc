@@ -26,13 +26,18 @@ struct Variant {
   const char* label;
   TensorFormat format;
   DataType type;
+  Activation activation = Activation::kRelu;
 };
 constexpr Variant kNhwcBf16 = {"nhwc_bf16", TensorFormat::kNhwc, DataType::k16b};
 // The selected algorithm also runs these (issue 6: FP32 source/destination
 // and the NCHW path).
 constexpr Variant kOtherVariants[] = {{"nhwc_fp32", TensorFormat::kNhwc, DataType::k32f},
                                       {"nchw_bf16", TensorFormat::kNchw, DataType::k16b},
-                                      {"nchw_fp32", TensorFormat::kNchw, DataType::k32f}};
+                                      {"nchw_fp32", TensorFormat::kNchw, DataType::k32f},
+                                      {"nhwc_bf16_swish", TensorFormat::kNhwc, DataType::k16b,
+                                       Activation::kSwish},
+                                      {"nhwc_bf16_gelu", TensorFormat::kNhwc, DataType::k16b,
+                                       Activation::kGelu}};
 
 conv16b_check::Problem MakeProblem(const Shape& s, const Variant& v = kNhwcBf16) {
   conv16b_check::Problem pr;
@@ -47,7 +52,7 @@ conv16b_check::Problem MakeProblem(const Shape& s, const Variant& v = kNhwcBf16)
   p.group = s.group;
   p.srcF = p.dstF = v.format;
   p.srcT = p.dstT = v.type;
-  p.activation = Activation::kRelu;
+  p.activation = v.activation;
   conv16b_check::SetOutputSize(&p);
   std::mt19937 rng(1);
   conv16b_check::FillRandom(&pr, false, &rng);
@@ -74,7 +79,9 @@ void Register(const std::string& label, const Shape& shape, const Variant& varia
       state.SkipWithError(std::string(conv.status().message()).c_str());
       return;
     }
-    if (!(*conv)->SetParams(pr.weight.data(), pr.bias.data(), nullptr).ok()) {
+    if (!(*conv)->SetParams(pr.weight.data(), pr.bias.data(),
+                            pr.params.empty() ? nullptr : pr.params.data())
+             .ok()) {
       state.SkipWithError("SetParams failed");
       return;
     }

@@ -643,7 +643,7 @@ bool Any(const Geometry&) { return true; }
 [[maybe_unused]] void StoreRowGeneric(const Geometry& g, const Epilogue& e, const float* sums,
                                       size_t ld, size_t n, size_t oy, size_t c0, size_t nc,
                                       uint8_t* dst) {
-  StoreOutput(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
+  StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
 }
 // AMX reads 32 input channels of a tap per tile row: whole chunks only.
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }

@@ -142,10 +142,27 @@ inline float Activate(float v, const float* p, size_t c) {
 // Runtime-dispatched Activate (for the reference and tests).
 float ActivateAny(float v, Activation a, const float* params, size_t c);
 
+// The transcendental activations (Elu, Mish, Swish, Gelu; others: no-op)
+// in place on n values, within SPEC's activation error (conv16b_act_hwy.cc).
+using ActivateFn = void (*)(Activation a, const float* params, float* v, size_t n);
+const KernelTable<ActivateFn>& ActivateKernels();
+
+// True for Elu, Mish, Swish and Gelu.
+inline bool IsTranscendental(Activation a) {
+  return a == Activation::kElu || a == Activation::kMish || a == Activation::kSwish ||
+         a == Activation::kGelu;
+}
+
 // Writes output pixels [x0, x0 + nx) of row (n, oy), channels [c0, c0 + nc):
 // value = Activate(sums[x * ld + j] + bias[c0 + j]) in dst's type and format.
 void StoreOutput(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                  size_t oy, size_t x0, size_t nx, size_t c0, size_t nc, uint8_t* dst);
+// StoreOutput for the vector algorithms: the transcendental activations
+// through ActivateKernels() (StoreOutput, used by ref::direct, evaluates
+// them in double), the others like StoreOutput.
+void StoreOutputVector(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                       size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
+                       uint8_t* dst);
 
 // Algorithm specs of each source file.
 AlgorithmSpec RefAlgorithm();

@@ -3,9 +3,12 @@
 // ref::direct on integer data) over a grid reaching every rule and tail.
 #include "conv16b/conv16b.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -464,6 +467,55 @@ TEST(Conv16bSelection, Rules) {
   }
 #endif
 }
+
+}  // namespace
+}  // namespace synops
+
+namespace synops {
+namespace {
+
+// Every ActivateKernels() entry against the SPEC formula in double: <= 4
+// ULP or 1e-6 absolute, whichever is larger, on a dense grid of [-40, 40],
+// the region around 0 and the parameters' thresholds.
+class Conv16bActivation : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Conv16bActivation, WithinSpecError) {
+  const auto* k = SYNOPS_KERNEL_OR_SKIP(conv16b_internal::ActivateKernels(), GetParam());
+  std::vector<float> grid;
+  for (float v = -40.0f; v <= 40.0f; v += 1.0f / 512) grid.push_back(v);
+  for (float v = 1e-30f; v < 1.0f; v *= 1.7f) {
+    grid.push_back(v);
+    grid.push_back(-v);
+  }
+  grid.push_back(0.0f);
+  grid.push_back(-0.0f);
+  for (Activation a : {Activation::kElu, Activation::kMish, Activation::kSwish,
+                       Activation::kGelu}) {
+    for (float p0 : {1.0f, 0.5f, 1.702f, 20.0f, 3.0f}) {
+      const float params[2] = {p0, 0.0f};
+      std::vector<float> got = grid;
+      k->fn(a, params, got.data(), got.size());
+      std::vector<float> nan(5, std::numeric_limits<float>::quiet_NaN());
+      k->fn(a, params, nan.data(), nan.size());
+      for (float v : nan) ASSERT_TRUE(std::isnan(v)) << "activation " << static_cast<int>(a);
+      for (size_t i = 0; i < grid.size(); ++i) {
+        const double want = conv16b_check::ActivateDouble(grid[i], a, params, 0);
+        const double ulp =
+            std::nextafter(std::fabs(static_cast<float>(want)), INFINITY) -
+            std::fabs(static_cast<float>(want));
+        const double err = std::fabs(static_cast<double>(got[i]) - want);
+        ASSERT_LE(err, std::max(4 * ulp, 1e-6))
+            << "activation " << static_cast<int>(a) << " p0 " << p0 << " v " << grid[i]
+            << ": got " << got[i] << " want " << want;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Conv16bActivation,
+                         ::testing::ValuesIn(testing::KernelNames(
+                             conv16b_internal::ActivateKernels())),
+                         testing::KernelNamePrinter());
 
 }  // namespace
 }  // namespace synops
