@@ -61,6 +61,39 @@ HWY_INLINE void StoreT(DF d, VF v, uint16_t* HWY_RESTRICT p) {
   r = hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(v)), nan, r);
   hn::StoreU(hn::DemoteTo(d16, r), d16, p);
 }
+// Two vectors to 2N consecutive elements. BF16 on AVX-512: the rounding
+// leaves each result in the upper half of its 32-bit lane, and one
+// two-source word permute packs both vectors (instead of a shift and a
+// two-uop narrowing per vector).
+HWY_INLINE void StoreT2(DF d, VF v0, VF v1, float* HWY_RESTRICT p) {
+  hn::StoreU(v0, d, p);
+  hn::StoreU(v1, d, p + hn::Lanes(d));
+}
+#if HWY_TARGET == HWY_AVX3
+// Word 2i + 1 of (a, b) for output word i: the upper halves.
+alignas(64) constexpr uint16_t kUpperHalves[32] = {
+    1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
+    33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63};
+// Fp32ToBf16 in the upper 16 bits: u + 0x7FFF + odd; NaN: u | 0x00400000
+// ((u >> 16) | 0x0040 once shifted).
+HWY_INLINE __m512i RoundToUpperBf16(__m512 v) {
+  const __m512i u = _mm512_castps_si512(v);
+  const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  const __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7FFF)));
+  const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  return _mm512_mask_or_epi32(r, nan, u, _mm512_set1_epi32(0x00400000));
+}
+HWY_INLINE void StoreT2(DF /*d*/, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {
+  const __m512i idx = _mm512_load_si512(kUpperHalves);
+  _mm512_storeu_si512(p, _mm512_permutex2var_epi16(RoundToUpperBf16(v0.raw), idx,
+                                                    RoundToUpperBf16(v1.raw)));
+}
+#else
+HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {
+  StoreT(d, v0, p);
+  StoreT(d, v1, p + hn::Lanes(d));
+}
+#endif
 HWY_INLINE float ToF(float x) { return x; }
 HWY_INLINE float ToF(uint16_t x) { return Bf16ToFp32(x); }
 HWY_INLINE void FromF(float v, float* p) { *p = v; }
@@ -207,6 +240,12 @@ HWY_INLINE void V2RowOf(const T* HWY_RESTRICT x, size_t channels, float mean,
   const float norm = 1.0f / std::sqrt(RowSqDev(x, channels, mean) / n + eps);
   const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
   size_t c = 0;
+  for (; c + 2 * N <= channels; c += 2 * N) {
+    const VF t0 = hn::Mul(hn::Sub(LoadT(d, x + c), m), k);
+    const VF t1 = hn::Mul(hn::Sub(LoadT(d, x + c + N), m), k);
+    StoreT2(d, hn::MulAdd(t0, hn::LoadU(d, scale + c), hn::LoadU(d, shift + c)),
+            hn::MulAdd(t1, hn::LoadU(d, scale + c + N), hn::LoadU(d, shift + c + N)), y + c);
+  }
   for (; c + N <= channels; c += N) {
     const VF t = hn::Mul(hn::Sub(LoadT(d, x + c), m), k);
     StoreT(d, hn::MulAdd(t, hn::LoadU(d, scale + c), hn::LoadU(d, shift + c)), y + c);
@@ -272,6 +311,12 @@ HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial, const float*
         T* yr = y + c * spatial + (i - 2) * kChunk;
         const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
         size_t j = 0;
+        for (; j + 2 * N <= l3; j += 2 * N) {
+          const VF t0 = hn::Mul(hn::Sub(LoadT(d, xr + j), hn::Load(d, m3 + j)), hn::Load(d, k3 + j));
+          const VF t1 = hn::Mul(hn::Sub(LoadT(d, xr + j + N), hn::Load(d, m3 + j + N)),
+                                hn::Load(d, k3 + j + N));
+          StoreT2(d, hn::MulAdd(t0, sc, sh), hn::MulAdd(t1, sc, sh), yr + j);
+        }
         for (; j + N <= l3; j += N) {
           const VF t = hn::Mul(hn::Sub(LoadT(d, xr + j), hn::Load(d, m3 + j)), hn::Load(d, k3 + j));
           StoreT(d, hn::MulAdd(t, sc, sh), yr + j);
