@@ -139,6 +139,41 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
   _tile_release();
 }
 
+uint64_t PeakAmxBf16Loads(uint64_t iterations, const uint16_t* a, const uint16_t* b,
+                          size_t b_chunks) {
+  LoadConfig();
+  const uint16_t* b1 = b + b_chunks * 512;
+  uint64_t steps = 0;
+  alignas(64) float c[4][16 * 16];
+  for (uint64_t i = 0; i < iterations; ++i) {
+    _tile_zero(0);
+    _tile_zero(1);
+    _tile_zero(2);
+    _tile_zero(3);
+    // 32 pixels x 32 channels of a 1x1 convolution with b_chunks * 32 input
+    // channels: A rows 64 bytes apart (one 32-channel chunk per row), the
+    // same loads and order as the kernel's Pixels32.
+    for (size_t k = 0; k < b_chunks; ++k, ++steps) {
+      _tile_loadd(4, a + 32 * (k % 8), 64 * 8);
+      _tile_loadd(6, b + 512 * k, 64);
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_loadd(5, a + 16 * 256 + 32 * (k % 8), 64 * 8);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_loadd(7, b1 + 512 * k, 64);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_dpbf16ps(3, 5, 7);
+    }
+    _tile_stored(0, c[0], 64);
+    _tile_stored(1, c[1], 64);
+    _tile_stored(2, c[2], 64);
+    _tile_stored(3, c[3], 64);
+  }
+  volatile float sink = c[0][0] + c[3][255];
+  (void)sink;
+  _tile_release();
+  return steps * 4 * 16 * 16 * 32 * 2;
+}
+
 uint64_t PeakAmxBf16(uint64_t iterations) {
   LoadConfig();
   alignas(64) static uint16_t a[16 * 32], b[16 * 32];

@@ -127,6 +127,20 @@ void RegisterAll() {
     for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAmxBf16(1 << 14));
     state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
   });
+  for (size_t chunks : {8, 128}) {
+    const std::string label = std::string("Peak/amx_bf16/tdpbf16ps_with_loads/B_") +
+                              std::to_string(chunks * 2) + "KiB";
+    benchmark::RegisterBenchmark(label.c_str(), [chunks](benchmark::State& state) {
+      if (!testing::SkipUnlessSupported(state, Isa::kAmxBf16)) return;
+      const AlignedVector<uint16_t> a(32 * 256, 0x3C00), b(2 * chunks * 512, 0x3C00);
+      double flops = 0;
+      for (auto _ : state) {
+        flops += static_cast<double>(
+            conv16b_internal::PeakAmxBf16Loads(4096 / chunks, a.data(), b.data(), chunks));
+      }
+      state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+    });
+  }
 #endif
   for (const Shape& shape : kShapes) {
     for (const auto& spec : conv16b_internal::Algorithms()) {

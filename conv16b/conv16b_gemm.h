@@ -155,6 +155,12 @@ uint64_t PeakAvx512Bf16(uint64_t iterations);
 // conv16b_amx.cc: AMX tiles.
 void GemmImageAmxBf16(const AmxImageArgs& args);
 uint64_t PeakAmxBf16(uint64_t iterations);
+// The kernel's 2x2 tile step with its tile loads: A = 32 rows x 8 chunks
+// (16 KiB, 64-byte aligned), B = two blocks of b_chunks chunks (2 *
+// b_chunks KiB, aligned): the bound of the load-and-multiply loop when B
+// stays in L1 (b_chunks 8) or streams from L2 (b_chunks 128).
+uint64_t PeakAmxBf16Loads(uint64_t iterations, const uint16_t* a, const uint16_t* b,
+                          size_t b_chunks);
 #endif
 
 #if defined(__aarch64__)
