@@ -83,6 +83,8 @@ class Convolution16b {
   // "<isa>::<algorithm> compatibility=0x<flags>", e.g.
   // "avx512bf16::nhwc_gemm compatibility=0x0".
   const std::string& Info() const { return info_; }
+  // The flags given to Create.
+  uint32_t compatibility() const { return compatibility_; }
 
   // FP32 weights in the SPEC layout (NHWC [kernelY][kernelX][srcC/group][dstC],
   // NCHW [dstC][srcC/group][kernelY][kernelX]); `bias` dstC values or nullptr

@@ -131,6 +131,7 @@ TEST(Conv16bApi, ForwardBeforeSetParamsAndBadPointers) {
   auto conv = Convolution16b::Create(2, p, 0x24);
   ASSERT_TRUE(conv.ok());
   EXPECT_NE((*conv)->Info().find("compatibility=0x24"), std::string::npos) << (*conv)->Info();
+  EXPECT_EQ((*conv)->compatibility(), 0x24u);
   std::vector<float> src(2 * 4 * 25, 1.0f), dst(2 * 4 * 25, 0.0f);
   EXPECT_EQ((*conv)->Forward(src.data(), nullptr, dst.data()).code(),
             absl::StatusCode::kFailedPrecondition);
