@@ -259,11 +259,25 @@ void DepthwiseF32RowA(const DepthwiseF32Args& a, const Geometry& g, const Epilog
 void PlanarToNhwcAvx512(const void* src, bool f32, size_t plane, size_t channels, size_t width,
                         uint16_t* out, size_t out_stride) {
   const size_t es = f32 ? 4 : 2;
-  for (size_t c = 0; c < channels; c += 16) {
-    for (size_t x = 0; x < width; x += 16) {
-      PlanarToInterleaved16(static_cast<const uint8_t*>(src) + (c * plane + x) * es, f32, plane,
-                            std::min<size_t>(16, channels - c), std::min<size_t>(16, width - x),
-                            out + x * out_stride + c, out_stride);
+  // Pixels outer: each output pixel's channels are written together, and the
+  // other half of every source line read here is read by the next block
+  // while still in L1.
+  for (size_t x = 0; x < width; x += 16) {
+    for (size_t c = 0; c < channels; c += 16) {
+      const size_t nc = std::min<size_t>(16, channels - c), nx = std::min<size_t>(16, width - x);
+      const uint8_t* from = static_cast<const uint8_t*>(src) + (c * plane + x) * es;
+      if (nc == 16 && nx == 16) {
+        if (f32) {
+          PlanarToInterleaved16<true>(from, true, plane, 16, 16, out + x * out_stride + c,
+                                      out_stride);
+        } else {
+          PlanarToInterleaved16<true>(from, false, plane, 16, 16, out + x * out_stride + c,
+                                      out_stride);
+        }
+      } else {
+        PlanarToInterleaved16<false>(from, f32, plane, nc, nx, out + x * out_stride + c,
+                                     out_stride);
+      }
     }
   }
 }
@@ -274,7 +288,8 @@ void WidenPlanarAvx512(const void* src, bool f32, size_t plane, size_t nc, size_
   alignas(64) uint16_t t[16 * 16];
   for (size_t x = 0; x < width; x += 16) {
     const size_t xn = std::min<size_t>(16, width - x);
-    PlanarToInterleaved16(static_cast<const uint8_t*>(src) + x * es, f32, plane, nc, xn, t, 16);
+    PlanarToInterleaved16<false>(static_cast<const uint8_t*>(src) + x * es, f32, plane, nc, xn, t,
+                                 16);
     for (size_t i = 0; i < xn; ++i) {
       const __m256i h = _mm256_maskz_loadu_epi16(__mmask16((1u << nc) - 1u), t + i * 16);
       _mm512_store_ps(out + (x + i) * 16,

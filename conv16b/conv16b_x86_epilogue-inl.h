@@ -57,20 +57,24 @@ inline __m512 ActivateV(__m512 v, const float* p, size_t c, __mmask16 mask) {
 }
 
 // Transposes 16 rows of 16 32-bit lanes in place: r[i][j] -> r[j][i].
-inline void Transpose16x16(__m512i r[16]) {
+// Inlined with every loop unrolled so r, t and u live in registers.
+__attribute__((always_inline)) inline void Transpose16x16(__m512i r[16]) {
   __m512i t[16], u[16];
+#pragma GCC unroll 8
   for (int k = 0; k < 8; ++k) {
     t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
     t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
   }
   // u[4k + m]: rows 4k..4k+3 of columns m, m + 4, m + 8, m + 12 (one per
   // 128-bit lane).
+#pragma GCC unroll 4
   for (int k = 0; k < 4; ++k) {
     u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
     u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
     u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
     u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
   }
+#pragma GCC unroll 4
   for (int m = 0; m < 4; ++m) {
     const __m512i v02 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x88);
     const __m512i w02 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0x88);
@@ -99,6 +103,7 @@ void StoreNchwRun(const Geometry& g, const Epilogue& e, const float* sums, size_
     for (size_t x = 0; x < nx; x += 16) {
       const size_t xn = std::min<size_t>(16, nx - x);
       __m512i r[16];
+#pragma GCC unroll 16
       for (size_t i = 0; i < 16; ++i) {
         if (i < xn) {
           const __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(cm, sums + (x + i) * ld + c), bias);
@@ -110,7 +115,9 @@ void StoreNchwRun(const Geometry& g, const Epilogue& e, const float* sums, size_
       Transpose16x16(r);
       const __mmask16 xm = __mmask16((1u << xn) - 1u);
       const size_t at = ((n * p.dstC + c0 + c) * p.dstH + oy) * p.dstW + x0 + x;
-      for (size_t j = 0; j < cn; ++j) {
+#pragma GCC unroll 16
+      for (size_t j = 0; j < 16; ++j) {
+        if (j >= cn) break;
         if (kBf16) {
           _mm256_mask_storeu_epi16(reinterpret_cast<uint16_t*>(dst) + at + j * plane, xm,
                                    ToBf16(_mm512_castsi512_ps(r[j])));
@@ -125,13 +132,18 @@ void StoreNchwRun(const Geometry& g, const Epilogue& e, const float* sums, size_
 
 // Channels [0, nc) (nc <= 16) x pixels [0, nx) (nx <= 16) of a planar
 // source (channel c's pixels at src + c * plane, FP32 or BF16) to BF16
-// out[x * out_stride + c] (FP32 rounded as SPEC says).
-inline void PlanarToInterleaved16(const void* src, bool f32, size_t plane, size_t nc, size_t nx,
-                                  uint16_t* out, size_t out_stride) {
-  const __mmask16 xm = __mmask16((1u << nx) - 1u);
+// out[x * out_stride + c] (FP32 rounded as SPEC says). kFull: nc == nx ==
+// 16, no masks or bounds tests.
+template <bool kFull>
+__attribute__((always_inline)) inline void PlanarToInterleaved16(const void* src, bool f32,
+                                                                 size_t plane, size_t nc,
+                                                                 size_t nx, uint16_t* out,
+                                                                 size_t out_stride) {
+  const __mmask16 xm = kFull ? __mmask16(0xFFFF) : __mmask16((1u << nx) - 1u);
   __m512i r[16];
+#pragma GCC unroll 16
   for (size_t c = 0; c < 16; ++c) {
-    if (c >= nc) {
+    if (!kFull && c >= nc) {
       r[c] = _mm512_setzero_si512();
     } else if (f32) {
       r[c] = _mm512_cvtepu16_epi32(
@@ -142,9 +154,15 @@ inline void PlanarToInterleaved16(const void* src, bool f32, size_t plane, size_
     }
   }
   Transpose16x16(r);
-  const __mmask16 cm = __mmask16((1u << nc) - 1u);
-  for (size_t x = 0; x < nx; ++x) {
-    _mm256_mask_storeu_epi16(out + x * out_stride, cm, _mm512_cvtepi32_epi16(r[x]));
+  const __mmask16 cm = kFull ? __mmask16(0xFFFF) : __mmask16((1u << nc) - 1u);
+#pragma GCC unroll 16
+  for (size_t x = 0; x < 16; ++x) {
+    if (kFull) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x * out_stride),
+                          _mm512_cvtepi32_epi16(r[x]));
+    } else if (x < nx) {
+      _mm256_mask_storeu_epi16(out + x * out_stride, cm, _mm512_cvtepi32_epi16(r[x]));
+    }
   }
 }
 
