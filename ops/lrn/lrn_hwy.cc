@@ -26,6 +26,7 @@
 
 #include "core/hwy_math-inl.h"
 #include "hwy/aligned_allocator.h"
+#include "hwy/cache_control.h"
 #include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "ops/lrn/lrn_kernels.h"
@@ -213,22 +214,33 @@ void LrnNhwc(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t
   const size_t pad = half < channels - 1 ? half : channels - 1;
   const size_t taps = 2 * pad + 1;
   // [pad zeros][channels squares][pad + lanes zeros]: the window sum of
-  // channel c is the sum of padded[c .. c + 2*pad].
-  const size_t padded_size = channels + 2 * pad + lanes;
-  auto padded = hwy::AllocateAligned<float>(padded_size);
-  std::memset(padded.get(), 0, padded_size * sizeof(float));
-  float* HWY_RESTRICT sq = padded.get() + pad;
-  const float* HWY_RESTRICT taps0 = padded.get();
-  for (size_t s = 0; s < spatial; ++s) {
+  // channel c is the sum of padded[c .. c + 2*pad]. Two such rows: the next
+  // pixel's squares are stored while this pixel's windows are summed, so
+  // the shifted loads never wait on stores that are still in flight (a
+  // load spanning two buffered stores cannot be forwarded).
+  const size_t padded_size = (channels + 2 * pad + lanes + 15) / 16 * 16;
+  auto padded = hwy::AllocateAligned<float>(2 * padded_size);
+  std::memset(padded.get(), 0, 2 * padded_size * sizeof(float));
+  const auto square = [&](size_t s) HWY_ATTR {
     const float* HWY_RESTRICT x = src + s * channels;
-    float* HWY_RESTRICT y = dst + s * channels;
+    float* HWY_RESTRICT sq = padded.get() + (s % 2) * padded_size + pad;
     size_t c = 0;
     for (; c + lanes <= channels; c += lanes) {
       const VF v = hn::LoadU(d, x + c);
       hn::StoreU(hn::Mul(v, v), d, sq + c);
     }
     for (; c < channels; ++c) sq[c] = x[c] * x[c];
-    c = 0;
+  };
+  if (spatial != 0) square(0);
+  for (size_t s = 0; s < spatial; ++s) {
+    const float* HWY_RESTRICT x = src + s * channels;
+    float* HWY_RESTRICT y = dst + s * channels;
+    const float* HWY_RESTRICT taps0 = padded.get() + (s % 2) * padded_size;
+    if (s + 1 < spatial) square(s + 1);
+    if (s + 4 < spatial) {
+      for (size_t c = 0; c < channels; c += 16) hwy::Prefetch(src + (s + 4) * channels + c);
+    }
+    size_t c = 0;
     for (; c + kK * lanes <= channels; c += kK * lanes) {
       VF sum[kK], xs[kK], ys[kK];
       hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
