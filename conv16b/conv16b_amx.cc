@@ -10,6 +10,8 @@
 // bit-identically).
 #include <immintrin.h>
 
+#include <algorithm>
+
 #include <cstring>
 
 #include "conv16b/conv16b_gemm.h"
@@ -134,6 +136,56 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
       // 16 <= pixels < 32: the first 16, then the last 16.
       all_channels(r, 0, 16, false);
       all_channels(r, a.pixels - 16, 16, false);
+    }
+  }
+  _tile_release();
+}
+
+void GemmImageNchwAmxBf16(const AmxNchwArgs& a) {
+  alignas(64) float out[32 * 32];
+  const size_t src_stride = a.pair_stride * sizeof(uint16_t);
+  const size_t ob_stride = a.ntaps * a.chunks * 512;
+  LoadConfig();
+  // Pixel blocks outer: the source block is reused from L1 by every block
+  // of 32 output channels.
+  for (size_t m = 0; m < a.pixels; m += 32) {
+    const size_t npix = std::min<size_t>(32, a.pixels - m);
+    const bool wide = npix > 16;
+    for (size_t ob = 0; ob < a.oblocks; ob += 2) {
+      const bool two = a.oblocks - ob >= 2;
+      const uint16_t* w0 = a.weight + ob * ob_stride;
+      const uint16_t* w1 = w0 + ob_stride;
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+      for (size_t t = 0; t < a.ntaps; ++t) {
+        const uint16_t* s0 = a.src + 2 * (m + a.taps[t]);
+        const size_t wt = t * a.chunks * 512;
+        for (size_t k = 0; k < a.chunks; ++k) {
+          // B: 16 pairs x 16 pixels; A: 16 output channels x 16 pairs.
+          const uint16_t* s = s0 + 16 * k * a.pair_stride;
+          _tile_loadd(6, s, src_stride);
+          _tile_loadd(4, w0 + wt + 512 * k, 64);
+          _tile_dpbf16ps(0, 4, 6);
+          if (wide) {
+            _tile_loadd(7, s + 32, src_stride);
+            _tile_dpbf16ps(1, 4, 7);
+          }
+          if (two) {
+            _tile_loadd(5, w1 + wt + 512 * k, 64);
+            _tile_dpbf16ps(2, 5, 6);
+            if (wide) _tile_dpbf16ps(3, 5, 7);
+          }
+        }
+      }
+      _tile_stored(0, out, 128);
+      if (wide) _tile_stored(1, out + 16, 128);
+      if (two) {
+        _tile_stored(2, out + 16 * 32, 128);
+        if (wide) _tile_stored(3, out + 16 * 32 + 16, 128);
+      }
+      a.store(a.ctx, out, m, npix, ob, two ? 32 : 16);
     }
   }
   _tile_release();

@@ -282,6 +282,51 @@ void PlanarToNhwcAvx512(const void* src, bool f32, size_t plane, size_t channels
   }
 }
 
+void InterleavePairsAvx512(const void* src, bool f32, size_t plane, size_t width, size_t y0,
+                           size_t y1, size_t pairs, size_t pw, size_t pad_y, size_t pad_x,
+                           size_t pair_stride, uint16_t* out) {
+  // Lanes 0..31 of the result take element i / 2 of a (even i) or b (odd i);
+  // lanes 32..63 continue from element 16.
+  alignas(64) static const uint16_t kLo[32] = {0, 32, 1, 33, 2,  34, 3,  35, 4,  36, 5,
+                                               37, 6, 38, 7, 39, 8,  40, 9,  41, 10, 42,
+                                               11, 43, 12, 44, 13, 45, 14, 46, 15, 47};
+  alignas(64) static const uint16_t kHi[32] = {16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21,
+                                               53, 22, 54, 23, 55, 24, 56, 25, 57, 26, 58,
+                                               27, 59, 28, 60, 29, 61, 30, 62, 31, 63};
+  const __m512i lo = _mm512_load_si512(kLo), hi = _mm512_load_si512(kHi);
+  auto load32 = [&](size_t c, size_t y, size_t x, __mmask32 m) -> __m512i {
+    const size_t at = c * plane + y * width + x;
+    if (f32) {
+      const float* p = static_cast<const float*>(src) + at;
+      const __m256i a = ToBf16(_mm512_maskz_loadu_ps(__mmask16(m), p));
+      const __m256i b = ToBf16(_mm512_maskz_loadu_ps(__mmask16(m >> 16), p + 16));
+      return _mm512_inserti64x4(_mm512_castsi256_si512(a), b, 1);
+    }
+    return _mm512_maskz_loadu_epi16(m, static_cast<const uint16_t*>(src) + at);
+  };
+  for (size_t p = 0; p < pairs; ++p) {
+    for (size_t y = y0; y < y1; ++y) {
+      uint16_t* d = out + p * pair_stride + 2 * ((y + pad_y) * pw + pad_x);
+      for (size_t x = 0; x < width; x += 32) {
+        const size_t nx = std::min<size_t>(32, width - x);
+        const __mmask32 m = nx == 32 ? ~__mmask32(0) : (__mmask32(1) << nx) - 1u;
+        const __m512i a = load32(2 * p, y, x, m), b = load32(2 * p + 1, y, x, m);
+        const __m512i r0 = _mm512_permutex2var_epi16(a, lo, b);
+        const __m512i r1 = _mm512_permutex2var_epi16(a, hi, b);
+        // 2 * nx elements: the first 32 from r0, the rest from r1.
+        const size_t n2 = 2 * nx;
+        _mm512_mask_storeu_epi16(d + 2 * x, n2 >= 32 ? ~__mmask32(0) : (__mmask32(1) << n2) - 1u,
+                                 r0);
+        if (n2 > 32) {
+          _mm512_mask_storeu_epi16(d + 2 * x + 32,
+                                   n2 - 32 >= 32 ? ~__mmask32(0) : (__mmask32(1) << (n2 - 32)) - 1u,
+                                   r1);
+        }
+      }
+    }
+  }
+}
+
 void WidenPlanarAvx512(const void* src, bool f32, size_t plane, size_t nc, size_t width,
                        float* out) {
   const size_t es = f32 ? 4 : 2;

@@ -102,7 +102,86 @@ void StoreBlockA(const Geometry& g, const Epilogue& e, const float* sums, size_t
   }
 }
 
+// ActivateV with one channel's parameters in every lane (lanes are pixels).
+template <Activation A>
+inline __m512 ActivateRowV(__m512 v, const float* p, size_t c) {
+  if constexpr (A == Activation::kPrelu) {
+    const __m512 zero = _mm512_setzero_ps();
+    return _mm512_add_ps(_mm512_max_ps(zero, v),
+                         _mm512_mul_ps(_mm512_set1_ps(p[c]), _mm512_min_ps(zero, v)));
+  } else {
+    return ActivateV<A>(v, p, c, __mmask16(0xFFFF));
+  }
+}
+
+// Channel rows of an NCHW block: row j holds 32 pixels.
+template <Activation A, bool kBf16>
+void StoreNchwBlockT(const Geometry& g, const Epilogue& e, const float* sums, size_t n, size_t oy,
+                     size_t ox, size_t vw, size_t npix, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const size_t plane = p.dstH * p.dstW;
+  size_t i = 0;
+  while (i < npix && oy < p.dstH) {
+    const size_t in_row = std::min(npix - i, vw - ox);
+    if (ox < p.dstW) {
+      const size_t run = std::min(in_row, p.dstW - ox);
+      const size_t at = (n * p.dstC + c0) * plane + oy * p.dstW + ox;
+      for (size_t j = 0; j < nc; ++j) {
+        const __m512 bias = _mm512_set1_ps(e.bias[c0 + j]);
+        for (size_t x = 0; x < run; x += 16) {
+          const size_t k = std::min<size_t>(16, run - x);
+          const __mmask16 m = __mmask16((1u << k) - 1u);
+          const __m512 v = ActivateRowV<A>(
+              _mm512_add_ps(_mm512_maskz_loadu_ps(m, sums + j * 32 + i + x), bias), e.params,
+              c0 + j);
+          if (kBf16) {
+            _mm256_mask_storeu_epi16(reinterpret_cast<uint16_t*>(dst) + at + j * plane + x, m,
+                                     ToBf16(v));
+          } else {
+            _mm512_mask_storeu_ps(reinterpret_cast<float*>(dst) + at + j * plane + x, m, v);
+          }
+        }
+      }
+    }
+    i += in_row;
+    ox = 0;
+    ++oy;
+  }
+}
+
+// Transposes the block (to pixel rows, ld 32) for StoreOutputVector.
+void StoreNchwBlockGeneric(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
+                           size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
+                           uint8_t* dst) {
+  alignas(64) float t[32 * 32];
+  for (size_t j = 0; j < nc; ++j)
+    for (size_t i = 0; i < npix; ++i) t[i * 32 + j] = sums[j * 32 + i];
+  StorePixels(StoreOutputVector, g, e, t, 32, n, oy, ox, vw, npix, c0, nc, dst);
+}
+
 }  // namespace
+
+void StoreNchwBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
+                              size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
+                              uint8_t* dst) {
+  const bool bf16 = g.p.dstT == DataType::k16b;
+#define SYNOPS_STORE_CASE(A)                                                                  \
+  case A:                                                                                     \
+    return (bf16 ? StoreNchwBlockT<A, true> : StoreNchwBlockT<A, false>)(g, e, sums, n, oy, ox, \
+                                                                         vw, npix, c0, nc, dst);
+  switch (e.activation) {
+    SYNOPS_STORE_CASE(Activation::kIdentity)
+    SYNOPS_STORE_CASE(Activation::kRelu)
+    SYNOPS_STORE_CASE(Activation::kLeakyRelu)
+    SYNOPS_STORE_CASE(Activation::kRestrictRange)
+    SYNOPS_STORE_CASE(Activation::kPrelu)
+    SYNOPS_STORE_CASE(Activation::kHswish)
+    SYNOPS_STORE_CASE(Activation::kHardSigmoid)
+    default:
+      return StoreNchwBlockGeneric(g, e, sums, n, oy, ox, vw, npix, c0, nc, dst);
+  }
+#undef SYNOPS_STORE_CASE
+}
 
 void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
                           size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,

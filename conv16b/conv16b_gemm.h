@@ -112,6 +112,25 @@ void WidenPlanarAvx512(const void* src, bool f32, size_t plane, size_t nc, size_
 void PlanarToNhwcAvx512(const void* src, bool f32, size_t plane, size_t channels, size_t width,
                         uint16_t* out, size_t out_stride);
 
+// AMX for NCHW (C^T = W X): output channels are tile rows, pixels tile
+// columns. `src` holds one group's channel pairs interleaved over the padded
+// source grid: pair p's pixel i at src + p * pair_stride + 2 * i (both
+// channels). Pixel m of the flat run reads tap t at pixel m + taps[t].
+// `weight`: 1 KiB tiles [16 output channels][16 pairs x 2] at ((ob * ntaps
+// + t) * chunks + k) * 512. Each finished 32 x 32 block goes to `store`:
+// out[j * 32 + i] is output channel 16 * ob + j (j < nc), pixel m0 + i (i <
+// npix). The kernel may read up to 31 pixels past `pixels` (caller's slack).
+struct AmxNchwArgs {
+  const uint16_t* src;
+  size_t pair_stride, pixels;
+  const size_t* taps;
+  size_t ntaps, chunks;
+  const uint16_t* weight;
+  size_t oblocks;  // ceil(ocg / 16)
+  void (*store)(const void* ctx, const float* out, size_t m0, size_t npix, size_t ob, size_t nc);
+  const void* ctx;
+};
+
 // Stores npix pixels of sums (pixel i at sums + i * ld) that are consecutive
 // in a virtual grid `vw` pixels wide from virtual pixel (oy, ox); pixels at
 // virtual x >= dstW are skipped. `run` stores one row run like StoreOutput.
@@ -148,12 +167,25 @@ void GemmRowAvx512Bf16(const GemmRowArgs& args);
 void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
                           size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
                           uint8_t* dst);
+// conv16b_avx512bf16.cc: an AMX NCHW block (sums[j * 32 + i]: channel c0 +
+// j, j < nc, virtual pixel (oy, ox) + i, i < npix, virtual rows vw wide) to
+// an NCHW dst; the transcendental activations through StoreOutputVector.
+void StoreNchwBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
+                              size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
+                              uint8_t* dst);
+// conv16b_avx512.cc: rows [y0, y1) of channels 2p, 2p + 1 (p < pairs) of an
+// NCHW image (FP32 rounded to BF16, or BF16) into pair-interleaved padded
+// planes: out[p * pair_stride + 2 * ((y + pad_y) * pw + pad_x + x) + e].
+void InterleavePairsAvx512(const void* src, bool f32, size_t plane, size_t width, size_t y0,
+                           size_t y1, size_t pairs, size_t pw, size_t pad_y, size_t pad_x,
+                           size_t pair_stride, uint16_t* out);
 // Compute peaks for the benchmark: tight loops of independent FMAs /
 // vdpbf16ps; return the FLOPs performed.
 uint64_t PeakAvx512(uint64_t iterations);
 uint64_t PeakAvx512Bf16(uint64_t iterations);
 // conv16b_amx.cc: AMX tiles.
 void GemmImageAmxBf16(const AmxImageArgs& args);
+void GemmImageNchwAmxBf16(const AmxNchwArgs& args);
 uint64_t PeakAmxBf16(uint64_t iterations);
 // The kernel's 2x2 tile step with its tile loads: A = 32 rows x 8 chunks
 // (16 KiB, 64-byte aligned), B = two blocks of b_chunks chunks (2 *

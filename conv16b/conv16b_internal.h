@@ -72,14 +72,17 @@ struct AlgorithmSpec {
 // Every algorithm compiled in, in selection order (first supported and
 // allowed wins), ref::direct last. Selection rules:
 //   1. avx512::nhwc_depthwise   group == srcC == dstC (depthwise), AVX-512
-//   2. amx_bf16::nhwc_gemm      srcC / group a multiple of 32, AMX-BF16
-//   3. amx_bf16::nhwc_im2row    the other non-depthwise geometries, AMX-BF16
-//   4. avx512bf16::nhwc_gemm    any geometry, AVX512-BF16
-//   5. avx512::nhwc_gemm        any geometry, AVX-512
-//   6. ref::direct              any geometry
+//   2. amx_bf16::nchw_gemm      NCHW 1x1 stride 1, srcC / group a multiple of
+//                               32, AMX-BF16
+//   3. amx_bf16::nhwc_gemm      srcC / group a multiple of 32, AMX-BF16
+//   4. amx_bf16::nhwc_im2row    the other non-depthwise geometries, AMX-BF16
+//   5. avx512bf16::nhwc_gemm    any geometry, AVX512-BF16
+//   6. avx512::nhwc_gemm        any geometry, AVX-512
+//   7. ref::direct              any geometry
 // On aarch64: neon::nhwc_depthwise (depthwise), neon_bf16::nhwc_gemm (BFDOT),
 // neon::nhwc_gemm, ref::direct.
-// The GEMM algorithms run NCHW problems through NHWC copies of src and dst rows.
+// The NHWC algorithms run NCHW problems through 16x16 transposes of src and
+// dst (AVX-512) or element copies (NEON).
 const std::vector<AlgorithmSpec>& Algorithms();
 const AlgorithmSpec* FindAlgorithm(absl::string_view name);
 

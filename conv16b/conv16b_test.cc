@@ -260,6 +260,10 @@ std::vector<Case> Grid() {
   add(2, Params(32, 2, 11, 16, 1, 1));
   add(1, Params(32, 3, 5, 16, 1, 1));
   add(1, Params(32, 6, 9, 16, 3, 3));
+  // 1x1 with two 32-channel groups, and 1x1 with padding (amx nchw_gemm's
+  // zero borders in NCHW).
+  add(2, Params(64, 3, 10, 48, 1, 1, 1, 1, 0, 2));
+  add(1, Params(32, 4, 6, 20, 1, 1, 1, 1, 1));
   // AMX im2row: seven 4-channel kernel rows in one 32-element chunk.
   add(1, Params(4, 12, 9, 20, 7, 1, 1, 1, 0));
   return cases;
@@ -385,8 +389,11 @@ TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {
   pr.p = Params(18, 6, 13, 20, 3, 3, 1, 1, 1);
   auto geometry = conv16b_internal::Validate(pr.batch, pr.p);
   const auto* spec = conv16b_internal::FindAlgorithm(GetParam());
+  ConvParams nchw = Params(32, 5, 19, 20, 1, 1);
+  nchw.srcF = nchw.dstF = TensorFormat::kNchw;
   for (const ConvParams& other : {Params(16, 6, 13, 16, 3, 3, 1, 1, 1, 16),  // depthwise
-                                  Params(32, 5, 19, 20, 3, 3, 1, 1, 1)}) {   // 32-channel groups
+                                  Params(32, 5, 19, 20, 3, 3, 1, 1, 1),      // 32-channel groups
+                                  nchw}) {
     if (spec->supports(*geometry)) break;
     pr.p = other;
     geometry = conv16b_internal::Validate(pr.batch, pr.p);
@@ -454,6 +461,15 @@ TEST(Conv16bSelection, Rules) {
       EXPECT_EQ(info(amx).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(amx);
       // 16 channels per group: not whole 32-channel chunks.
       EXPECT_EQ(info(dense).rfind("amx_bf16::nhwc_im2row", 0), 0u) << info(dense);
+      ConvParams nchw = Params(64, 8, 8, 16, 1, 1);
+      nchw.srcF = nchw.dstF = TensorFormat::kNchw;
+      EXPECT_EQ(info(nchw).rfind("amx_bf16::nchw_gemm", 0), 0u) << info(nchw);
+      nchw.strideX = nchw.strideY = 2;
+      conv16b_check::SetOutputSize(&nchw);
+      EXPECT_EQ(info(nchw).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(nchw);
+      ConvParams nchw3 = amx;
+      nchw3.srcF = nchw3.dstF = TensorFormat::kNchw;
+      EXPECT_EQ(info(nchw3).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(nchw3);
       SetMaxIsa(Isa::kAvx512Bf16);
       EXPECT_EQ(info(amx).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(amx);
       EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
