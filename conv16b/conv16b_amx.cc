@@ -46,15 +46,19 @@ struct Block {
   size_t stride_bytes;  // A tile row stride
   size_t block_stride;  // elements between weight blocks
 
-  // 32 pixels from s0 (pixel stride a.pixel_stride) x channels of weight
-  // blocks nb, nb + 1 (if two) into out[32][32].
-  void Pixels32(const uint16_t* s0, const uint16_t* w0, bool two, float* out) const {
+  // 32 pixels (kWide: C0-C3) or 16 (C0, C1) from s0 (pixel stride
+  // a.pixel_stride) x the channels of weight blocks nb, nb + 1 (if two)
+  // into out[32][32].
+  template <bool kWide>
+  void Pixels(const uint16_t* s0, const uint16_t* w0, bool two, float* out) const {
     const uint16_t* s1 = s0 + 16 * a.pixel_stride;
     const uint16_t* w1 = w0 + block_stride;
     _tile_zero(0);
     _tile_zero(1);
-    _tile_zero(2);
-    _tile_zero(3);
+    if (kWide) {
+      _tile_zero(2);
+      _tile_zero(3);
+    }
     for (size_t t = 0; t < a.ntaps; ++t) {
       const size_t off = a.taps[t];
       const size_t wt = t * a.chunks * 512;
@@ -62,43 +66,23 @@ struct Block {
         _tile_loadd(4, s0 + off + 32 * k, stride_bytes);
         _tile_loadd(6, w0 + wt + 512 * k, 64);
         _tile_dpbf16ps(0, 4, 6);
-        _tile_loadd(5, s1 + off + 32 * k, stride_bytes);
-        _tile_dpbf16ps(2, 5, 6);
+        if (kWide) {
+          _tile_loadd(5, s1 + off + 32 * k, stride_bytes);
+          _tile_dpbf16ps(2, 5, 6);
+        }
         if (two) {
           _tile_loadd(7, w1 + wt + 512 * k, 64);
           _tile_dpbf16ps(1, 4, 7);
-          _tile_dpbf16ps(3, 5, 7);
+          if (kWide) _tile_dpbf16ps(3, 5, 7);
         }
       }
     }
     _tile_stored(0, out, 128);
-    _tile_stored(2, out + 16 * 32, 128);
+    if (kWide) _tile_stored(2, out + 16 * 32, 128);
     if (two) {
       _tile_stored(1, out + 16, 128);
-      _tile_stored(3, out + 16 * 32 + 16, 128);
+      if (kWide) _tile_stored(3, out + 16 * 32 + 16, 128);
     }
-  }
-
-  // 16 pixels: C0, C1.
-  void Pixels16(const uint16_t* s0, const uint16_t* w0, bool two, float* out) const {
-    const uint16_t* w1 = w0 + block_stride;
-    _tile_zero(0);
-    _tile_zero(1);
-    for (size_t t = 0; t < a.ntaps; ++t) {
-      const size_t off = a.taps[t];
-      const size_t wt = t * a.chunks * 512;
-      for (size_t k = 0; k < a.chunks; ++k) {
-        _tile_loadd(4, s0 + off + 32 * k, stride_bytes);
-        _tile_loadd(6, w0 + wt + 512 * k, 64);
-        _tile_dpbf16ps(0, 4, 6);
-        if (two) {
-          _tile_loadd(7, w1 + wt + 512 * k, 64);
-          _tile_dpbf16ps(1, 4, 7);
-        }
-      }
-    }
-    _tile_stored(0, out, 128);
-    if (two) _tile_stored(1, out + 16, 128);
   }
 };
 
@@ -115,9 +99,9 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
       const bool two = a.nblocks - nb >= 2;
       const uint16_t* w = a.weight + nb * b.block_stride;
       if (wide) {
-        b.Pixels32(s, w, two, out);
+        b.Pixels<true>(s, w, two, out);
       } else {
-        b.Pixels16(s, w, two, out);
+        b.Pixels<false>(s, w, two, out);
       }
       a.store(a.ctx, out, r, m, npix, nb, two ? 32 : 16);
     }
@@ -204,7 +188,7 @@ uint64_t PeakAmxBf16Loads(uint64_t iterations, const uint16_t* a, const uint16_t
     _tile_zero(3);
     // 32 pixels x 32 channels of a 1x1 convolution with b_chunks * 32 input
     // channels: A rows 64 bytes apart (one 32-channel chunk per row), the
-    // same loads and order as the kernel's Pixels32.
+    // same loads and order as the kernel's Pixels<true>.
     for (size_t k = 0; k < b_chunks; ++k, ++steps) {
       _tile_loadd(4, a + 32 * (k % 8), 64 * 8);
       _tile_loadd(6, b + 512 * k, 64);

@@ -144,21 +144,12 @@ void StoreNchwA(const Geometry& g, const Epilogue& e, const float* sums, size_t 
 void StoreNchwRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
                         size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
                         uint8_t* dst) {
-#define SYNOPS_STORE_CASE(A) \
-  case A:                    \
-    return StoreNchwA<A>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
-  switch (e.activation) {
-    SYNOPS_STORE_CASE(Activation::kIdentity)
-    SYNOPS_STORE_CASE(Activation::kRelu)
-    SYNOPS_STORE_CASE(Activation::kLeakyRelu)
-    SYNOPS_STORE_CASE(Activation::kRestrictRange)
-    SYNOPS_STORE_CASE(Activation::kPrelu)
-    SYNOPS_STORE_CASE(Activation::kHswish)
-    SYNOPS_STORE_CASE(Activation::kHardSigmoid)
-    default:
-      return StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  if (WithVectorActivation(e.activation, [&](auto a) {
+        StoreNchwA<decltype(a)::value>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+      })) {
+    return;
   }
-#undef SYNOPS_STORE_CASE
+  StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
 }
 
 }  // namespace
@@ -168,21 +159,12 @@ void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
   if (g.p.dstF != TensorFormat::kNhwc) {
     return StoreNchwRunAvx512(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
   }
-#define SYNOPS_STORE_CASE(A) \
-  case A:                    \
-    return StoreNhwcA<A>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
-  switch (e.activation) {
-    SYNOPS_STORE_CASE(Activation::kIdentity)
-    SYNOPS_STORE_CASE(Activation::kRelu)
-    SYNOPS_STORE_CASE(Activation::kLeakyRelu)
-    SYNOPS_STORE_CASE(Activation::kRestrictRange)
-    SYNOPS_STORE_CASE(Activation::kPrelu)
-    SYNOPS_STORE_CASE(Activation::kHswish)
-    SYNOPS_STORE_CASE(Activation::kHardSigmoid)
-    default:
-      return StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  if (WithVectorActivation(e.activation, [&](auto a) {
+        StoreNhwcA<decltype(a)::value>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+      })) {
+    return;
   }
-#undef SYNOPS_STORE_CASE
+  StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
 }
 
 void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
@@ -362,22 +344,11 @@ void WidenPixelsAvx512(const void* src, bool f32, size_t stride, size_t count, s
 
 void DepthwiseRowF32Avx512(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,
                            size_t n, size_t oy, uint8_t* dst) {
-  if (g.p.dstF == TensorFormat::kNhwc) {
-#define SYNOPS_DW_CASE(A) \
-  case A:                 \
-    return DepthwiseF32RowA<A>(a, g, e, n, oy, dst);
-    switch (e.activation) {
-      SYNOPS_DW_CASE(Activation::kIdentity)
-      SYNOPS_DW_CASE(Activation::kRelu)
-      SYNOPS_DW_CASE(Activation::kLeakyRelu)
-      SYNOPS_DW_CASE(Activation::kRestrictRange)
-      SYNOPS_DW_CASE(Activation::kPrelu)
-      SYNOPS_DW_CASE(Activation::kHswish)
-      SYNOPS_DW_CASE(Activation::kHardSigmoid)
-      default:
-        break;
-    }
-#undef SYNOPS_DW_CASE
+  if (g.p.dstF == TensorFormat::kNhwc &&
+      WithVectorActivation(e.activation, [&](auto act) {
+        DepthwiseF32RowA<decltype(act)::value>(a, g, e, n, oy, dst);
+      })) {
+    return;
   }
   DepthwiseF32Row<Activation::kIdentity, false, false>(a, g, e, n, oy, dst);
 }

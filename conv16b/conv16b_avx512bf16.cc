@@ -165,43 +165,24 @@ void StoreNchwBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float*
                               size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
                               uint8_t* dst) {
   const bool bf16 = g.p.dstT == DataType::k16b;
-#define SYNOPS_STORE_CASE(A)                                                                  \
-  case A:                                                                                     \
-    return (bf16 ? StoreNchwBlockT<A, true> : StoreNchwBlockT<A, false>)(g, e, sums, n, oy, ox, \
-                                                                         vw, npix, c0, nc, dst);
-  switch (e.activation) {
-    SYNOPS_STORE_CASE(Activation::kIdentity)
-    SYNOPS_STORE_CASE(Activation::kRelu)
-    SYNOPS_STORE_CASE(Activation::kLeakyRelu)
-    SYNOPS_STORE_CASE(Activation::kRestrictRange)
-    SYNOPS_STORE_CASE(Activation::kPrelu)
-    SYNOPS_STORE_CASE(Activation::kHswish)
-    SYNOPS_STORE_CASE(Activation::kHardSigmoid)
-    default:
-      return StoreNchwBlockGeneric(g, e, sums, n, oy, ox, vw, npix, c0, nc, dst);
+  if (WithVectorActivation(e.activation, [&](auto a) {
+        (bf16 ? StoreNchwBlockT<decltype(a)::value, true>
+              : StoreNchwBlockT<decltype(a)::value, false>)(g, e, sums, n, oy, ox, vw, npix, c0,
+                                                            nc, dst);
+      })) {
+    return;
   }
-#undef SYNOPS_STORE_CASE
+  StoreNchwBlockGeneric(g, e, sums, n, oy, ox, vw, npix, c0, nc, dst);
 }
 
 void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
                           size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
                           uint8_t* dst) {
-  if (g.p.dstF == TensorFormat::kNhwc) {
-#define SYNOPS_STORE_CASE(A) \
-  case A:                    \
-    return StoreBlockA<A>(g, e, sums, n, oy, ox, vw, npix, c0, nc, dst);
-    switch (e.activation) {
-      SYNOPS_STORE_CASE(Activation::kIdentity)
-      SYNOPS_STORE_CASE(Activation::kRelu)
-      SYNOPS_STORE_CASE(Activation::kLeakyRelu)
-      SYNOPS_STORE_CASE(Activation::kRestrictRange)
-      SYNOPS_STORE_CASE(Activation::kPrelu)
-      SYNOPS_STORE_CASE(Activation::kHswish)
-      SYNOPS_STORE_CASE(Activation::kHardSigmoid)
-      default:
-        break;
-    }
-#undef SYNOPS_STORE_CASE
+  if (g.p.dstF == TensorFormat::kNhwc &&
+      WithVectorActivation(e.activation, [&](auto a) {
+        StoreBlockA<decltype(a)::value>(g, e, sums, n, oy, ox, vw, npix, c0, nc, dst);
+      })) {
+    return;
   }
   StorePixels(StoreRunAvx512, g, e, sums, 32, n, oy, ox, vw, npix, c0, nc, dst);
 }

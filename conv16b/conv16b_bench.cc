@@ -39,30 +39,11 @@ constexpr Variant kOtherVariants[] = {{"nhwc_fp32", TensorFormat::kNhwc, DataTyp
                                       {"nhwc_bf16_gelu", TensorFormat::kNhwc, DataType::k16b,
                                        Activation::kGelu}};
 
-conv16b_check::Problem MakeProblem(const Shape& s, const Variant& v = kNhwcBf16) {
-  conv16b_check::Problem pr;
-  ConvParams& p = pr.p;
-  p.srcC = s.ic;
-  p.srcH = s.ih;
-  p.srcW = s.iw;
-  p.dstC = s.oc;
-  p.kernelY = p.kernelX = s.k;
-  p.strideY = p.strideX = s.stride;
-  p.padY = p.padX = p.padH = p.padW = s.pad;
-  p.group = s.group;
-  p.srcF = p.dstF = v.format;
-  p.srcT = p.dstT = v.type;
-  p.activation = v.activation;
-  conv16b_check::SetOutputSize(&p);
-  std::mt19937 rng(1);
-  conv16b_check::FillRandom(&pr, false, &rng);
-  return pr;
+conv16b_check::Problem MakeVariant(const Shape& s, const Variant& v) {
+  return conv16b_bench::MakeProblem(s, v.format, v.type, v.activation);
 }
 
-double Flops(const conv16b_check::Problem& pr) {
-  const ConvParams& p = pr.p;
-  return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
-}
+using conv16b_bench::Flops;
 
 // Times Forward of `shape` in `variant` with algorithm `name` (nullptr: the
 // one Create selects): FLOP/s and bytes/s (source read + destination
@@ -72,7 +53,7 @@ void Register(const std::string& label, const Shape& shape, const Variant& varia
   benchmark::RegisterBenchmark(label.c_str(), [shape, variant, name, isa](
                                                   benchmark::State& state) {
     if (!testing::SkipUnlessSupported(state, isa)) return;
-    const conv16b_check::Problem pr = MakeProblem(shape, variant);
+    const conv16b_check::Problem pr = MakeVariant(shape, variant);
     auto conv = name != nullptr ? conv16b_internal::CreateWithAlgorithm(pr.batch, pr.p, 0, name)
                                 : Convolution16b::Create(pr.batch, pr.p);
     if (!conv.ok()) {
@@ -145,7 +126,7 @@ void RegisterAll() {
   for (const Shape& shape : kShapes) {
     for (const auto& spec : conv16b_internal::Algorithms()) {
       // Only the algorithms whose selection rule accepts the shape.
-      auto geometry = conv16b_internal::Validate(1, MakeProblem(shape).p);
+      auto geometry = conv16b_internal::Validate(1, conv16b_bench::MakeProblem(shape).p);
       if (!geometry.ok() || !spec.supports(*geometry)) continue;
       Register(std::string("Conv16b/") + spec.name + "/" + shape.label, shape, kNhwcBf16,
                spec.name, spec.isa);

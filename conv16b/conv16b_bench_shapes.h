@@ -4,6 +4,9 @@
 #define SYNOPS_CONV16B_CONV16B_BENCH_SHAPES_H_
 
 #include <cstddef>
+#include <random>
+
+#include "conv16b/conv16b_check.h"
 
 namespace synops {
 namespace conv16b_bench {
@@ -28,6 +31,37 @@ inline constexpr Shape kShapes[] = {
     {"mobilenet_dw7x7_256_14", 256, 14, 14, 256, 7, 1, 3, 256},
     {"stem_3_32_224_s2", 3, 224, 224, 32, 3, 2, 1, 1},
 };
+
+// `s` as a problem (batch 1) in the given layout, types and activation,
+// with the same seeded data in every binary.
+inline conv16b_check::Problem MakeProblem(const Shape& s,
+                                          TensorFormat format = TensorFormat::kNhwc,
+                                          DataType type = DataType::k16b,
+                                          Activation activation = Activation::kRelu) {
+  conv16b_check::Problem pr;
+  ConvParams& p = pr.p;
+  p.srcC = s.ic;
+  p.srcH = s.ih;
+  p.srcW = s.iw;
+  p.dstC = s.oc;
+  p.kernelY = p.kernelX = s.k;
+  p.strideY = p.strideX = s.stride;
+  p.padY = p.padX = p.padH = p.padW = s.pad;
+  p.group = s.group;
+  p.srcF = p.dstF = format;
+  p.srcT = p.dstT = type;
+  p.activation = activation;
+  conv16b_check::SetOutputSize(&p);
+  std::mt19937 rng(1);
+  conv16b_check::FillRandom(&pr, false, &rng);
+  return pr;
+}
+
+// 2 FLOPs per multiply-add.
+inline double Flops(const conv16b_check::Problem& pr) {
+  const ConvParams& p = pr.p;
+  return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
+}
 
 }  // namespace conv16b_bench
 }  // namespace synops

@@ -119,6 +119,27 @@ struct PaddedSource {
   }
 };
 
+// Every group's weights as pair-interleaved (w = 16) `rows` x ocg matrices
+// at out + gr * PackPairInterleavedSize(rows, ocg, 16): row (ky * kernelX +
+// kx) * icp + ic holds tap (ky, kx) of input channel ic < icg; the other
+// rows are zero.
+void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows,
+                uint16_t* out) {
+  const ConvParams& p = g.p;
+  const size_t group_packed = PackPairInterleavedSize(rows, g.ocg, 16);
+  std::vector<uint16_t> b(rows * g.ocg);
+  for (size_t gr = 0; gr < p.group; ++gr) {
+    std::fill(b.begin(), b.end(), uint16_t{0});
+    for (size_t ky = 0; ky < p.kernelY; ++ky)
+      for (size_t kx = 0; kx < p.kernelX; ++kx)
+        for (size_t ic = 0; ic < g.icg; ++ic)
+          for (size_t oc = 0; oc < g.ocg; ++oc)
+            b[((ky * p.kernelX + kx) * icp + ic) * g.ocg + oc] =
+                Fp32ToBf16(WeightAt(weight, g, gr * g.ocg + oc, ic, ky, kx));
+    PackPairInterleavedKernels().Best().fn(b.data(), rows, g.ocg, 16, out + gr * group_packed);
+  }
+}
+
 // ------------------------------------------------------------- nhwc_gemm
 
 class NhwcGemm : public Algorithm {
@@ -139,20 +160,8 @@ class NhwcGemm : public Algorithm {
   size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
 
   void SetWeights(const float* weight) override {
-    const ConvParams& p = geo_.p;
-    packed_.assign(group_packed_ * p.group, 0);
-    std::vector<uint16_t> b(k_ * geo_.ocg);
-    for (size_t gr = 0; gr < p.group; ++gr) {
-      std::fill(b.begin(), b.end(), uint16_t{0});
-      for (size_t ky = 0; ky < p.kernelY; ++ky)
-        for (size_t kx = 0; kx < p.kernelX; ++kx)
-          for (size_t ic = 0; ic < geo_.icg; ++ic)
-            for (size_t oc = 0; oc < geo_.ocg; ++oc)
-              b[((ky * p.kernelX + kx) * pad_.icp + ic) * geo_.ocg + oc] =
-                  Fp32ToBf16(WeightAt(weight, geo_, gr * geo_.ocg + oc, ic, ky, kx));
-      PackPairInterleavedKernels().Best().fn(b.data(), k_, geo_.ocg, 16,
-                                             packed_.data() + gr * group_packed_);
-    }
+    packed_.assign(group_packed_ * geo_.p.group, 0);
+    PackGroups(geo_, weight, pad_.icp, k_, packed_.data());
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -210,6 +219,30 @@ class NhwcGemm : public Algorithm {
 // ------------------------------------------------------------- amx nhwc_gemm
 
 #if defined(__x86_64__)
+// Where AMX blocks of an NHWC algorithm go: pixel p0 + m0 of a run of
+// `row` is virtual pixel (row + pix / vw, pix % vw) of image n; block nb's
+// channels start at c0 + 16 * nb.
+struct AmxStoreContext {
+  const Geometry* g;
+  const Epilogue* e;
+  size_t n, c0, vw, p0;
+  uint8_t* dst;
+
+  static void Store(const void* c, const float* out, size_t row, size_t m0, size_t npix,
+                    size_t nb, size_t nc) {
+    const AmxStoreContext& x = *static_cast<const AmxStoreContext*>(c);
+    const size_t c0 = nb * 16;
+    if (c0 >= x.g->ocg) return;
+    nc = std::min(nc, x.g->ocg - c0);
+    const size_t pix = x.p0 + m0;
+    StoreBlockAvx512Bf16(*x.g, *x.e, out, x.n, row + pix / x.vw, pix % x.vw, x.vw, npix,
+                         x.c0 + c0, nc, x.dst);
+  }
+};
+#endif
+
+
+#if defined(__x86_64__)
 // The AMX algorithm: one kernel call per image and group. With stride 1 the
 // output is one flat run of pixels over the source grid (virtual rows as wide
 // as the source rows; the columns past dstW are computed and discarded), so
@@ -244,19 +277,8 @@ class AmxGemm : public Algorithm {
 
   // Rows (ky, kx, ic) of K, pair-interleaved in blocks of 16 channels.
   void SetWeights(const float* weight) override {
-    const ConvParams& p = geo_.p;
-    packed_.assign(group_packed_ * p.group, 0);
-    std::vector<uint16_t> b(k_ * geo_.ocg);
-    for (size_t gr = 0; gr < p.group; ++gr) {
-      for (size_t ky = 0; ky < p.kernelY; ++ky)
-        for (size_t kx = 0; kx < p.kernelX; ++kx)
-          for (size_t ic = 0; ic < geo_.icg; ++ic)
-            for (size_t oc = 0; oc < geo_.ocg; ++oc)
-              b[((ky * p.kernelX + kx) * geo_.icg + ic) * geo_.ocg + oc] =
-                  Fp32ToBf16(WeightAt(weight, geo_, gr * geo_.ocg + oc, ic, ky, kx));
-      PackPairInterleavedKernels().Best().fn(b.data(), k_, geo_.ocg, 16,
-                                             packed_.data() + gr * group_packed_);
-    }
+    packed_.assign(group_packed_ * geo_.p.group, 0);
+    PackGroups(geo_, weight, geo_.icg, k_, packed_.data());
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -267,7 +289,7 @@ class AmxGemm : public Algorithm {
       padded = reinterpret_cast<uint16_t*>(Align64(buf));
       std::memset(reinterpret_cast<uint8_t*>(padded) + pad_.Bytes(), 0, slack_);
     }
-    Context ctx{&geo_, &e, 0, 0, flat_ ? pw_ : p.dstW, dst};
+    AmxStoreContext ctx{&geo_, &e, 0, 0, flat_ ? pw_ : p.dstW, 0, dst};
     AmxImageArgs a;
     a.rows = flat_ ? 1 : p.dstH;
     a.row_stride = p.strideY * pw_ * cp_;
@@ -278,7 +300,7 @@ class AmxGemm : public Algorithm {
     a.ntaps = taps_.size();
     a.chunks = geo_.icg / 32;
     a.nblocks = nblocks_;
-    a.store = &Store;
+    a.store = &AmxStoreContext::Store;
     a.ctx = &ctx;
     for (size_t n = 0; n < geo_.batch; ++n) {
       const uint16_t* base;
@@ -299,23 +321,6 @@ class AmxGemm : public Algorithm {
   }
 
  private:
-  struct Context {
-    const Geometry* g;
-    const Epilogue* e;
-    size_t n, c0, vw;
-    uint8_t* dst;
-  };
-
-  static void Store(const void* c, const float* out, size_t row, size_t m0, size_t npix,
-                    size_t nb, size_t nc) {
-    const Context& x = *static_cast<const Context*>(c);
-    const size_t c0 = nb * 16;
-    if (c0 >= x.g->ocg) return;
-    nc = std::min(nc, x.g->ocg - c0);
-    const size_t oy = row + m0 / x.vw, ox = m0 % x.vw;
-    StoreBlockAvx512Bf16(*x.g, *x.e, out, x.n, oy, ox, x.vw, npix, x.c0 + c0, nc, x.dst);
-  }
-
   PaddedSource pad_;
   bool flat_, direct_;
   size_t cp_, pw_, nblocks_, k_, group_packed_, slack_;
@@ -483,21 +488,12 @@ class AmxIm2Row : public Algorithm {
   }
   size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
 
+  // Rows (ky, kx, ic) of K, then zero rows up to kp.
   void SetWeights(const float* weight) override {
-    const ConvParams& p = geo_.p;
-    packed_.assign(group_packed_ * p.group, 0);
-    std::vector<uint16_t> b(kp_ * geo_.ocg, 0);
-    for (size_t gr = 0; gr < p.group; ++gr) {
-      for (size_t ky = 0; ky < p.kernelY; ++ky)
-        for (size_t kx = 0; kx < p.kernelX; ++kx)
-          for (size_t ic = 0; ic < geo_.icg; ++ic)
-            for (size_t oc = 0; oc < geo_.ocg; ++oc)
-              b[((ky * p.kernelX + kx) * geo_.icg + ic) * geo_.ocg + oc] =
-                  Fp32ToBf16(WeightAt(weight, geo_, gr * geo_.ocg + oc, ic, ky, kx));
-      PackPairInterleavedKernels().Best().fn(b.data(), kp_, geo_.ocg, 16,
-                                             packed_.data() + gr * group_packed_);
-    }
+    packed_.assign(group_packed_ * geo_.p.group, 0);
+    PackGroups(geo_, weight, geo_.icg, kp_, packed_.data());
   }
+
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
                const Epilogue& e) const override {
@@ -507,7 +503,7 @@ class AmxIm2Row : public Algorithm {
     // The 32 rows the kernel may read past a band stay zero.
     std::memset(rows + band_pixels_ * kp_, 0, 32 * kp_ * sizeof(uint16_t));
     const size_t zero_tap = 0;
-    Context ctx{&geo_, &e, 0, 0, 0, dst};
+    AmxStoreContext ctx{&geo_, &e, 0, 0, p.dstW, 0, dst};
     Im2RowArgs im;
     im.pw = pad_.pw;
     im.cp = pad_.cp;
@@ -530,7 +526,7 @@ class AmxIm2Row : public Algorithm {
     a.ntaps = 1;
     a.chunks = kp_ / 32;
     a.nblocks = nblocks_;
-    a.store = &Store;
+    a.store = &AmxStoreContext::Store;
     a.ctx = &ctx;
     const size_t total = p.dstH * p.dstW;
     for (size_t n = 0; n < geo_.batch; ++n) {
@@ -554,23 +550,6 @@ class AmxIm2Row : public Algorithm {
   }
 
  private:
-  struct Context {
-    const Geometry* g;
-    const Epilogue* e;
-    size_t n, c0, p0;
-    uint8_t* dst;
-  };
-
-  static void Store(const void* c, const float* out, size_t, size_t m0, size_t npix, size_t nb,
-                    size_t nc) {
-    const Context& x = *static_cast<const Context*>(c);
-    const size_t c0 = nb * 16;
-    if (c0 >= x.g->ocg) return;
-    nc = std::min(nc, x.g->ocg - c0);
-    const size_t pix = x.p0 + m0, w = x.g->p.dstW;
-    StoreBlockAvx512Bf16(*x.g, *x.e, out, x.n, pix / w, pix % w, w, npix, x.c0 + c0, nc, x.dst);
-  }
-
   PaddedSource pad_;
   size_t k_, kp_, nblocks_, group_packed_, band_rows_, band_pixels_;
   struct Piece {

@@ -35,32 +35,8 @@ namespace {
 using conv16b_bench::kShapes;
 using conv16b_bench::Shape;
 
-// The same problem as conv16b_bench's MakeProblem (same seed, same data).
-conv16b_check::Problem MakeProblem(const Shape& s) {
-  conv16b_check::Problem pr;
-  ConvParams& p = pr.p;
-  p.srcC = s.ic;
-  p.srcH = s.ih;
-  p.srcW = s.iw;
-  p.dstC = s.oc;
-  p.kernelY = p.kernelX = s.k;
-  p.strideY = p.strideX = s.stride;
-  p.padY = p.padX = p.padH = p.padW = s.pad;
-  p.group = s.group;
-  p.srcF = p.dstF = TensorFormat::kNhwc;
-  p.srcT = p.dstT = DataType::k16b;
-  p.activation = Activation::kRelu;
-  conv16b_check::SetOutputSize(&p);
-  std::mt19937 rng(1);
-  conv16b_check::FillRandom(&pr, false, &rng);
-  return pr;
-}
-
-// 2 FLOPs per multiply-add, as conv16b_bench counts them.
-double Flops(const conv16b_check::Problem& pr) {
-  const ConvParams& p = pr.p;
-  return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
-}
+using conv16b_bench::Flops;
+using conv16b_bench::MakeProblem;
 
 std::vector<float> Bf16ToFloat(const AlignedVector<uint16_t>& v) {
   std::vector<float> out(v.size());
