@@ -185,14 +185,15 @@ HWY_INLINE float Term(float v, float m) {
 // (NHWC: a position's channels, rows = positions; NCHW: a chunk of
 // positions, rows = channels). Four rows are added in registers at a time
 // (fewer loads and stores of acc); every pass streams the rows in memory
-// order. `mean` is read only for kSqDev.
-template <RowTerm kT, class T>
+// order, or in reverse order of groups if kBackward (a second pass over a
+// tensor larger than L2 then starts on the part the first pass left in
+// cache). `mean` is read only for kSqDev.
+template <RowTerm kT, bool kBackward = false, class T>
 void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t stride,
                     const float* HWY_RESTRICT mean, float* HWY_RESTRICT acc) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  size_t s = 0;
-  for (; s + 4 <= rows; s += 4) {
+  const auto four = [&](size_t s) HWY_ATTR {
     const T* HWY_RESTRICT r = x + s * stride;
     size_t j = 0;
     for (; j + N <= len; j += N) {
@@ -207,8 +208,8 @@ void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t str
       acc[j] += (Term<kT>(ToF(r[j]), m) + Term<kT>(ToF(r[stride + j]), m)) +
                 (Term<kT>(ToF(r[2 * stride + j]), m) + Term<kT>(ToF(r[3 * stride + j]), m));
     }
-  }
-  for (; s < rows; ++s) {
+  };
+  const auto one = [&](size_t s) HWY_ATTR {
     const T* HWY_RESTRICT r = x + s * stride;
     size_t j = 0;
     for (; j + N <= len; j += N) {
@@ -216,6 +217,14 @@ void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t str
       hn::StoreU(hn::Add(hn::LoadU(d, acc + j), Term<kT>(LoadT(d, r + j), m)), d, acc + j);
     }
     for (; j < len; ++j) acc[j] += Term<kT>(ToF(r[j]), kT == kSqDev ? mean[j] : 0.0f);
+  };
+  const size_t whole = rows - rows % 4;  // rows in groups of four
+  if (kBackward) {
+    for (size_t s = rows; s > whole;) one(--s);
+    for (size_t s = whole; s >= 4;) four(s -= 4);
+  } else {
+    for (size_t s = 0; s < whole; s += 4) four(s);
+    for (size_t s = whole; s < rows; ++s) one(s);
   }
 }
 
@@ -415,8 +424,10 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
     if (across_spatial) {
       const float k = 1.0f / std::sqrt(eps + RowSqDev(x, item, 0.0f));
       const VF kv = hn::Set(d, k);
+      // The output pass runs backwards (as in V4): the end of the item, read
+      // last by the sum, is still cached.
       if (format == TensorFormat::kNchw) {
-        for (size_t c = 0; c < channels; ++c) {
+        for (size_t c = channels; c-- > 0;) {
           const float* xr = x + c * spatial;
           float* yr = y + c * spatial;
           const VF sc = hn::Set(d, scale[c]);
@@ -427,7 +438,7 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
           for (; s < spatial; ++s) yr[s] = xr[s] * scale[c] * k;
         }
       } else {
-        for (size_t s = 0; s < spatial; ++s) {
+        for (size_t s = spatial; s-- > 0;) {
           const float* xr = x + s * channels;
           float* yr = y + s * channels;
           size_t c = 0;
@@ -512,7 +523,9 @@ void V3RowsNhwc(const float* x, size_t channels, size_t spatial, const float* HW
   for (size_t c = 0; c < channels; ++c) mean[c] = 0.0f, norm[c] = 0.0f;
   RowsAccumulate<kSum>(x, channels, spatial, channels, nullptr, mean);
   for (size_t c = 0; c < channels; ++c) mean[c] = mean[c] / n;
-  RowsAccumulate<kSqDev>(x, channels, spatial, channels, mean, norm);
+  // Backwards: starts on the positions the sums pass left in L2; the output
+  // pass then starts on those this pass read last.
+  RowsAccumulate<kSqDev, /*kBackward=*/true>(x, channels, spatial, channels, mean, norm);
   for (size_t c = 0; c < channels; ++c) norm[c] = 1.0f / std::sqrt(norm[c] / n + eps);
   for (size_t s = 0; s < spatial; ++s) {
     const float* xr = x + s * channels;
