@@ -728,11 +728,6 @@ class DepthwiseF32 : public Algorithm {
 
 bool Any(const Geometry&) { return true; }
 
-[[maybe_unused]] void StoreRowGeneric(const Geometry& g, const Epilogue& e, const float* sums,
-                                      size_t ld, size_t n, size_t oy, size_t c0, size_t nc,
-                                      uint8_t* dst) {
-  StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
-}
 // AMX reads 32 input channels of a tap per tile row: whole chunks only.
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 // NCHW in and out, 1x1, stride 1, whole 32-channel groups. (With a wider
@@ -795,11 +790,11 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
   return {
       {"neon_bf16::nhwc_gemm", Isa::kNeonBf16, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcGemm>(g, GemmRowNeonBf16, StoreRowGeneric);
+         return std::make_unique<NhwcGemm>(g, GemmRowNeonBf16, StoreRowNeon);
        }},
       {"neon::nhwc_gemm", Isa::kNeon, Any,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcGemm>(g, GemmRowNeon, StoreRowGeneric);
+         return std::make_unique<NhwcGemm>(g, GemmRowNeon, StoreRowNeon);
        }},
   };
 #else
@@ -823,7 +818,7 @@ std::vector<AlgorithmSpec> DepthwiseAlgorithms() {
   return {
       {"neon::nhwc_depthwise", Isa::kNeon, IsDepthwise,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<NhwcDepthwise>(g, DepthwiseRowNeon, StoreRowGeneric);
+         return std::make_unique<NhwcDepthwise>(g, DepthwiseRowNeon, StoreRowNeon);
        }},
   };
 #else

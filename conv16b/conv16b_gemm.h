@@ -198,6 +198,11 @@ uint64_t PeakAmxBf16Loads(uint64_t iterations, const uint16_t* a, const uint16_t
 #if defined(__aarch64__)
 // conv16b_neon.cc: BF16 widened to FP32, FMAs.
 void GemmRowNeon(const GemmRowArgs& args);
+// conv16b_neon.cc: a StoreRowFn with NEON for NHWC output and the
+// activations that are a few FP32 operations (bit-identical to
+// StoreOutput); StoreOutputVector otherwise.
+void StoreRowNeon(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                  size_t oy, size_t c0, size_t nc, uint8_t* dst);
 // conv16b_neon.cc: depthwise, BF16 widened to FP32, FMAs (ky, kx order like ref).
 void DepthwiseRowNeon(const DepthwiseRowArgs& args);
 // conv16b_neon_bf16.cc: BFDOT.

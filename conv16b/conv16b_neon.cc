@@ -1,5 +1,9 @@
 // NEON GEMM row without BF16 instructions: BF16 widened to FP32 (a shift),
 // two FMAs per pair, exact products (aarch64 only).
+#include <algorithm>
+#include <type_traits>
+
+#include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_neon_gemm-inl.h"
 
 namespace synops {
@@ -76,6 +80,100 @@ void DepthwiseRowNeon(const DepthwiseRowArgs& a) {
     for (; x + 4 <= a.width; x += 4) DepthwiseBlock<4>(a, x, c, n);
     for (; x < a.width; ++x) DepthwiseBlock<1>(a, x, c, n);
   }
+}
+
+namespace {
+
+// std::max(0, v) and std::min(0, v) exactly (NaN -> 0), as Activate does.
+inline float32x4_t Max0(float32x4_t v) {
+  const float32x4_t zero = vdupq_n_f32(0.0f);
+  return vbslq_f32(vcltq_f32(zero, v), v, zero);
+}
+inline float32x4_t Min0(float32x4_t v) {
+  const float32x4_t zero = vdupq_n_f32(0.0f);
+  return vbslq_f32(vcltq_f32(v, zero), v, zero);
+}
+inline float32x4_t MaxOf(float32x4_t a, float32x4_t b) { return vbslq_f32(vcltq_f32(a, b), b, a); }
+inline float32x4_t MinOf(float32x4_t a, float32x4_t b) { return vbslq_f32(vcltq_f32(b, a), b, a); }
+
+// Activate<A> on 4 channels from c, the same operations in the same order.
+template <Activation A>
+inline float32x4_t ActivateQ(float32x4_t v, const float* p, size_t c) {
+  if constexpr (A == Activation::kIdentity) {
+    return v;
+  } else if constexpr (A == Activation::kRelu) {
+    return Max0(v);
+  } else if constexpr (A == Activation::kLeakyRelu) {
+    return vaddq_f32(Max0(v), vmulq_f32(vdupq_n_f32(p[0]), Min0(v)));
+  } else if constexpr (A == Activation::kRestrictRange) {
+    return MinOf(MaxOf(vdupq_n_f32(p[0]), v), vdupq_n_f32(p[1]));
+  } else if constexpr (A == Activation::kPrelu) {
+    return vaddq_f32(Max0(v), vmulq_f32(vld1q_f32(p + c), Min0(v)));
+  } else if constexpr (A == Activation::kHswish) {
+    const float32x4_t shift = vdupq_n_f32(p[0]);
+    const float32x4_t t = Max0(vaddq_f32(MinOf(v, shift), shift));
+    return vmulq_f32(vmulq_f32(t, vdupq_n_f32(p[1])), v);
+  } else {
+    static_assert(A == Activation::kHardSigmoid, "activation");
+    const float32x4_t t = vaddq_f32(vmulq_f32(v, vdupq_n_f32(p[0])), vdupq_n_f32(p[1]));
+    return Max0(MinOf(t, vdupq_n_f32(1.0f)));
+  }
+}
+
+// Fp32ToBf16 of SPEC.md §2 on 4 lanes (RNE; NaN -> quiet NaN).
+inline uint16x4_t ToBf16Q(float32x4_t v) {
+  const uint32x4_t u = vreinterpretq_u32_f32(v);
+  const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
+  const uint32x4_t rounded = vshrq_n_u32(vaddq_u32(vaddq_u32(u, vdupq_n_u32(0x7FFF)), lsb), 16);
+  const uint32x4_t quiet = vorrq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(0x40));
+  const uint32x4_t nan = vmvnq_u32(vceqq_f32(v, v));
+  return vmovn_u32(vbslq_u32(nan, quiet, rounded));
+}
+
+template <Activation A, bool kBf16>
+void StoreNhwcQ(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const size_t vec = nc / 4 * 4;
+  for (size_t x = 0; x < p.dstW; ++x) {
+    const size_t base = ((n * p.dstH + oy) * p.dstW + x) * p.dstC + c0;
+    const float* s = sums + x * ld;
+    for (size_t j = 0; j < vec; j += 4) {
+      const float32x4_t v = ActivateQ<A>(vaddq_f32(vld1q_f32(s + j), vld1q_f32(e.bias + c0 + j)),
+                                         e.params, c0 + j);
+      if (kBf16) {
+        vst1_u16(reinterpret_cast<uint16_t*>(dst) + base + j, ToBf16Q(v));
+      } else {
+        vst1q_f32(reinterpret_cast<float*>(dst) + base + j, v);
+      }
+    }
+    if (vec < nc) StoreOutput(g, e, s + vec, ld, n, oy, x, 1, c0 + vec, nc - vec, dst);
+  }
+}
+
+}  // namespace
+
+void StoreRowNeon(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                  size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  if (g.p.dstF == TensorFormat::kNhwc) {
+    const bool bf16 = g.p.dstT == DataType::k16b;
+#define SYNOPS_NEON_CASE(A)                                                                       \
+  case A:                                                                                         \
+    return (bf16 ? StoreNhwcQ<A, true> : StoreNhwcQ<A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
+    switch (e.activation) {
+      SYNOPS_NEON_CASE(Activation::kIdentity)
+      SYNOPS_NEON_CASE(Activation::kRelu)
+      SYNOPS_NEON_CASE(Activation::kLeakyRelu)
+      SYNOPS_NEON_CASE(Activation::kRestrictRange)
+      SYNOPS_NEON_CASE(Activation::kPrelu)
+      SYNOPS_NEON_CASE(Activation::kHswish)
+      SYNOPS_NEON_CASE(Activation::kHardSigmoid)
+      default:
+        break;
+    }
+#undef SYNOPS_NEON_CASE
+  }
+  StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
 }
 
 }  // namespace conv16b_internal
