@@ -170,6 +170,30 @@ HWY_INLINE void ExpAvx512(__m512 (&x)[K]) {
   Unroll<K>([&](size_t k) HWY_ATTR { x[k] = _mm512_scalef_ps(p[k], n[k]); });
 }
 
+// 2^x for any x, in place: f = x - round(x) by reduce (exact, |f| <= 1/2),
+// then scalef(ExpPolyReduced(f ln2), x - f). No clamp: ±Inf and huge x
+// give f = 0 and scalef's +Inf or 0; NaN stays NaN. Four instructions fewer
+// than ExpAvx512 (no Cody-Waite steps, no clamp). Measured over every third
+// float in [-126, 128): <= 0.65 * 2^-23 2^x.
+template <size_t K>
+HWY_INLINE void Exp2Avx512(__m512 (&x)[K]) {
+  __m512 f[K], p[K];
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    f[k] = _mm512_reduce_ps(x[k], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    x[k] = _mm512_sub_ps(x[k], f[k]);  // round(x), exact
+    f[k] = _mm512_mul_ps(f[k], _mm512_set1_ps(0.693147182f));
+    p[k] = _mm512_fmadd_ps(_mm512_set1_ps(kExpPoly[0]), f[k], _mm512_set1_ps(kExpPoly[1]));
+  });
+  Unroll<5>([&](size_t i) HWY_ATTR {
+    Unroll<K>([&](size_t k) HWY_ATTR {
+      p[k] = _mm512_fmadd_ps(p[k], f[k], _mm512_set1_ps(kExpPoly[i + 2]));
+    });
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR { x[k] = _mm512_scalef_ps(p[k], x[k]); });
+}
+
 // log x in place (see hmath_tables::kLogTable): getmant/getexp handle
 // denormals, ±0 (-Inf), +Inf, NaN and negative inputs (NaN).
 // Measured over all positive floats: <= 1.06 * 2^-23 |log x|.

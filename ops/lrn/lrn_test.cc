@@ -106,6 +106,23 @@ TEST_P(LrnKernel, Coefficients) {
   }
 }
 
+// Many random tensors and exponents: the AVX-512 pow (2^(log(b) e log2(e)))
+// stays inside the bound with the exponent's extra rounding.
+TEST_P(LrnKernel, ManySeedsAndExponents) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(LrnKernels(), GetParam());
+  const std::vector<std::vector<float>> ks = {
+      {1, 2e-5f, -0.75f}, {1, 1e-4f, -0.75f}, {0.5f, 0.1f, 2.0f}, {3, 0.01f, -3.5f},
+      {0, 1, -1.0f},      {1, 1, -0.5f},      {1e-3f, 1, 0.3f},  {2, 1e-4f, 0.75f}};
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    for (TensorFormat f : kFormats) {
+      for (const auto& k : ks) {
+        Problem(2, 48, 67, seed * 131, k).Check(kernel->fn, f);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // Huge, tiny, denormal, zero and infinite inputs (and sums that overflow):
 // no crash, finite results within the bound, NaN where the reference has it.
 TEST_P(LrnKernel, EdgeValues) {
