@@ -232,6 +232,7 @@ std::vector<Case> Grid() {
   add(2, Params(32, 9, 10, 32, 3, 3, 1, 1, 1, 32));  // depthwise
   add(1, Params(19, 8, 21, 19, 5, 5, 2, 1, 2, 19));  // depthwise, stride 2
   add(1, Params(16, 8, 8, 16, 3, 3, 1, 2, 2, 16));   // depthwise, dilation 2
+  add(1, Params(24, 5, 13, 24, 3, 3, 1, 1, 1, 24));  // depthwise, 13 = 8 + 4 + 1 pixels
   ConvParams asym = Params(7, 10, 12, 10, 3, 4);
   asym.padY = 2;
   asym.padX = 0;
