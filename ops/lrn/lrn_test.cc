@@ -76,11 +76,13 @@ TEST_P(LrnKernel, MatchesReferenceOnAllTails) {
   }
 }
 
-// Several NCHW chunks (512 positions), CNN shapes, windows wider than the tensor.
+// Several NCHW chunks (1024 positions; flat below 512), CNN shapes, windows
+// wider than the tensor.
 TEST_P(LrnKernel, LargeShapes) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(LrnKernels(), GetParam());
   const size_t shapes[][3] = {{2, 64, 1100}, {2, 96, 729}, {5, 20, 513}, {2, 256, 49},
-                              {kHuge, 40, 100}, {100, 37, 45}, {2, 1000, 3}, {0, 3, 1500}};
+                              {kHuge, 40, 100}, {100, 37, 45}, {2, 1000, 3}, {0, 3, 1500},
+                              {2, 16, 2100},    {1, 8, 1024}};
   for (TensorFormat f : kFormats) {
     for (const auto& sh : shapes) {
       Problem(sh[0], sh[1], sh[2], static_cast<uint32_t>(sh[1] + sh[2])).Check(kernel->fn, f, 3);
