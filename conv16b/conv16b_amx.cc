@@ -115,7 +115,13 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
     if (a.overread) {
       all_channels(r, m, left, left > 16);
     } else if (a.pixels >= 32) {
-      all_channels(r, a.pixels - 32, 32, true);
+      // The last block moved back over computed pixels: 16 of them when
+      // that covers the rest (1x1 at 14x14: 196 = 6 x 32 + 4).
+      if (left <= 16) {
+        all_channels(r, a.pixels - 16, 16, false);
+      } else {
+        all_channels(r, a.pixels - 32, 32, true);
+      }
     } else {
       // 16 <= pixels < 32: the first 16, then the last 16.
       all_channels(r, 0, 16, false);

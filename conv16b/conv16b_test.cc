@@ -255,9 +255,10 @@ std::vector<Case> Grid() {
   add(1, Params(64, 5, 17, 34, 3, 3, 1, 2, 2, 2));
   add(2, Params(32, 3, 7, 20, 3, 3, 1, 1, 1));  // narrower than one tile
   // AMX reading BF16 NHWC in place (no padding, stride 1): a run of 39
-  // pixels (last block moved back), 22 (two 16-pixel blocks), 15 (too short:
+  // pixels (a 16-pixel last block moved back), 22 (two 16-pixel blocks), 15 (too short:
   // padded copy), and a 3x3 without padding (run 34 over the source grid).
   add(1, Params(32, 3, 13, 40, 1, 1));
+  add(1, Params(32, 4, 13, 16, 1, 1));  // 52 = 32 + 20: a 32-pixel block moved back
   add(2, Params(32, 2, 11, 16, 1, 1));
   add(1, Params(32, 3, 5, 16, 1, 1));
   add(1, Params(32, 6, 9, 16, 3, 3));
