@@ -287,14 +287,16 @@ HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial, const float*
                        const float* HWY_RESTRICT shift, float eps, T* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  HWY_ALIGN float mean[3][kChunk];
-  HWY_ALIGN float norm[3][kChunk];
+  // FP32 three chunks in flight: half the positions keep them in L2 with dst.
+  constexpr size_t kC = sizeof(T) == 4 ? kChunk / 2 : kChunk;
+  HWY_ALIGN float mean[3][kC];
+  HWY_ALIGN float norm[3][kC];
   const VF n = hn::Set(d, static_cast<float>(channels));
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
-  const size_t chunks = (spatial + kChunk - 1) / kChunk;
+  const size_t chunks = (spatial + kC - 1) / kC;
   // Positions of chunk i (0 if there is none).
   const auto length = [&](size_t i) {
-    return i < chunks ? HWY_MIN(kChunk, spatial - i * kChunk) : 0;
+    return i < chunks ? HWY_MIN(kC, spatial - i * kC) : 0;
   };
   for (size_t i = 0; i < chunks + 2; ++i) {
     const size_t l1 = length(i);                   // sums
@@ -305,19 +307,19 @@ HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial, const float*
     float* HWY_RESTRICT k2 = norm[(i + 2) % 3];
     const float* HWY_RESTRICT m3 = mean[(i + 1) % 3];
     const float* HWY_RESTRICT k3 = norm[(i + 1) % 3];
-    const size_t p1 = (l1 + N - 1) / N * N, p2 = (l2 + N - 1) / N * N;  // <= kChunk
+    const size_t p1 = (l1 + N - 1) / N * N, p2 = (l2 + N - 1) / N * N;  // <= kC
     for (size_t j = 0; j < p1; ++j) m1[j] = 0.0f;
     for (size_t j = 0; j < p2; ++j) k2[j] = 0.0f;
     for (size_t c0 = 0; c0 < channels; c0 += 4) {
       const size_t rows = HWY_MIN(size_t{4}, channels - c0);
       if (l1 != 0)
-        RowsAccumulate<kSum>(x + c0 * spatial + i * kChunk, l1, rows, spatial, nullptr, m1);
+        RowsAccumulate<kSum>(x + c0 * spatial + i * kC, l1, rows, spatial, nullptr, m1);
       if (l2 != 0) {
-        RowsAccumulate<kSqDev>(x + c0 * spatial + (i - 1) * kChunk, l2, rows, spatial, m2, k2);
+        RowsAccumulate<kSqDev>(x + c0 * spatial + (i - 1) * kC, l2, rows, spatial, m2, k2);
       }
       for (size_t c = c0; c < c0 + rows && l3 != 0; ++c) {
-        const T* xr = x + c * spatial + (i - 2) * kChunk;
-        T* yr = y + c * spatial + (i - 2) * kChunk;
+        const T* xr = x + c * spatial + (i - 2) * kC;
+        T* yr = y + c * spatial + (i - 2) * kC;
         const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
         size_t j = 0;
         for (; j + 2 * N <= l3; j += 2 * N) {
