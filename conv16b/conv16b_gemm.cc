@@ -95,6 +95,15 @@ struct PaddedSource {
       }
       return;
     }
+#elif defined(__aarch64__)
+    if (icp == g.icg) {
+      const uint8_t* image = src + n * g.src_image * (f32 ? 4 : 2);
+      for (size_t y = 0; y < p.srcH; ++y) {
+        PlanarToNhwcNeon(image + y * p.srcW * (f32 ? 4 : 2), f32, plane, p.srcC, p.srcW,
+                         out + ((y + p.padY) * pw + p.padX) * cp, cp);
+      }
+      return;
+    }
 #endif
     if (icp != g.icg) {
       for (size_t y = 0; y < p.srcH; ++y) {

@@ -203,6 +203,9 @@ void GemmRowNeon(const GemmRowArgs& args);
 // StoreOutput); StoreOutputVector otherwise.
 void StoreRowNeon(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                   size_t oy, size_t c0, size_t nc, uint8_t* dst);
+// conv16b_neon.cc: PlanarToNhwcAvx512's job with 4 x 4 transposes.
+void PlanarToNhwcNeon(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                      uint16_t* out, size_t out_stride);
 // conv16b_neon.cc: depthwise, BF16 widened to FP32, FMAs (ky, kx order like ref).
 void DepthwiseRowNeon(const DepthwiseRowArgs& args);
 // conv16b_neon_bf16.cc: BFDOT.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "bf16/bf16.h"
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_neon_gemm-inl.h"
 
@@ -130,6 +131,51 @@ inline uint16x4_t ToBf16Q(float32x4_t v) {
   return vmovn_u32(vbslq_u32(nan, quiet, rounded));
 }
 
+// r[i][j] -> r[j][i] for 4 x 4 32-bit lanes.
+inline void Transpose4(uint32x4_t r[4]) {
+  const uint32x4x2_t a = vtrnq_u32(r[0], r[1]);
+  const uint32x4x2_t b = vtrnq_u32(r[2], r[3]);
+  r[0] = vcombine_u32(vget_low_u32(a.val[0]), vget_low_u32(b.val[0]));
+  r[1] = vcombine_u32(vget_low_u32(a.val[1]), vget_low_u32(b.val[1]));
+  r[2] = vcombine_u32(vget_high_u32(a.val[0]), vget_high_u32(b.val[0]));
+  r[3] = vcombine_u32(vget_high_u32(a.val[1]), vget_high_u32(b.val[1]));
+}
+
+// Pixels [x0, x0 + nx) of output row (n, oy) to NCHW: bias and activation
+// with lanes = channels, then 4 x 4 transposes so each channel's 4 pixels
+// are one store; channel and pixel tails through StoreOutput.
+template <Activation A, bool kBf16>
+void StoreNchwQ(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const size_t plane = p.dstH * p.dstW;
+  const size_t cvec = nc / 4 * 4, xvec = p.dstW / 4 * 4;
+  for (size_t j = 0; j < cvec; j += 4) {
+    const float32x4_t bias = vld1q_f32(e.bias + c0 + j);
+    for (size_t x = 0; x < xvec; x += 4) {
+      uint32x4_t r[4];
+      for (int i = 0; i < 4; ++i) {
+        r[i] = vreinterpretq_u32_f32(
+            ActivateQ<A>(vaddq_f32(vld1q_f32(sums + (x + i) * ld + j), bias), e.params, c0 + j));
+      }
+      Transpose4(r);
+      const size_t at = ((n * p.dstC + c0 + j) * p.dstH + oy) * p.dstW + x;
+      for (int i = 0; i < 4; ++i) {
+        if (kBf16) {
+          vst1_u16(reinterpret_cast<uint16_t*>(dst) + at + i * plane,
+                   ToBf16Q(vreinterpretq_f32_u32(r[i])));
+        } else {
+          vst1q_f32(reinterpret_cast<float*>(dst) + at + i * plane, vreinterpretq_f32_u32(r[i]));
+        }
+      }
+    }
+  }
+  if (xvec < p.dstW) {
+    StoreOutput(g, e, sums + xvec * ld, ld, n, oy, xvec, p.dstW - xvec, c0, cvec, dst);
+  }
+  if (cvec < nc) StoreOutput(g, e, sums + cvec, ld, n, oy, 0, p.dstW, c0 + cvec, nc - cvec, dst);
+}
+
 template <Activation A, bool kBf16>
 void StoreNhwcQ(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                 size_t oy, size_t c0, size_t nc, uint8_t* dst) {
@@ -153,10 +199,51 @@ void StoreNhwcQ(const Geometry& g, const Epilogue& e, const float* sums, size_t 
 
 }  // namespace
 
+void PlanarToNhwcNeon(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                      uint16_t* out, size_t out_stride) {
+  const size_t cvec = channels / 4 * 4, xvec = width / 4 * 4;
+  const float* s32 = static_cast<const float*>(src);
+  const uint16_t* s16 = static_cast<const uint16_t*>(src);
+  for (size_t c = 0; c < cvec; c += 4) {
+    for (size_t x = 0; x < xvec; x += 4) {
+      uint32x4_t r[4];
+      for (int i = 0; i < 4; ++i) {
+        const size_t at = (c + i) * plane + x;
+        r[i] = vmovl_u16(f32 ? ToBf16Q(vld1q_f32(s32 + at)) : vld1_u16(s16 + at));
+      }
+      Transpose4(r);
+      for (int i = 0; i < 4; ++i) vst1_u16(out + (x + i) * out_stride + c, vmovn_u32(r[i]));
+    }
+  }
+  // Tails: the last channels of every pixel, the last pixels of the rest.
+  for (size_t c = 0; c < channels; ++c) {
+    for (size_t x = c < cvec ? xvec : 0; x < width; ++x) {
+      out[x * out_stride + c] = f32 ? Fp32ToBf16(s32[c * plane + x]) : s16[c * plane + x];
+    }
+  }
+}
+
 void StoreRowNeon(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                   size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const bool bf16 = g.p.dstT == DataType::k16b;
+  if (g.p.dstF == TensorFormat::kNchw) {
+#define SYNOPS_NEON_CASE(A)                                                                       \
+  case A:                                                                                         \
+    return (bf16 ? StoreNchwQ<A, true> : StoreNchwQ<A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
+    switch (e.activation) {
+      SYNOPS_NEON_CASE(Activation::kIdentity)
+      SYNOPS_NEON_CASE(Activation::kRelu)
+      SYNOPS_NEON_CASE(Activation::kLeakyRelu)
+      SYNOPS_NEON_CASE(Activation::kRestrictRange)
+      SYNOPS_NEON_CASE(Activation::kPrelu)
+      SYNOPS_NEON_CASE(Activation::kHswish)
+      SYNOPS_NEON_CASE(Activation::kHardSigmoid)
+      default:
+        break;
+    }
+#undef SYNOPS_NEON_CASE
+  }
   if (g.p.dstF == TensorFormat::kNhwc) {
-    const bool bf16 = g.p.dstT == DataType::k16b;
 #define SYNOPS_NEON_CASE(A)                                                                       \
   case A:                                                                                         \
     return (bf16 ? StoreNhwcQ<A, true> : StoreNhwcQ<A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
