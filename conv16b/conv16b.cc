@@ -220,7 +220,9 @@ void StoreOutput(const Geometry& g, const Epilogue& e, const float* sums, size_t
 void StoreOutputVector(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
                        size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
                        uint8_t* dst) {
-  if (!IsTranscendental(e.activation)) return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  if (!IsTranscendental(e.activation)) {
+    return StoreOutput(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  }
   const ConvParams& p = g.p;
   const ActivateFn activate = ActivateKernels().Best().fn;
   const Fp32ToBf16Fn round = Fp32ToBf16Kernels().Best().fn;

@@ -89,7 +89,9 @@ HWY_INLINE void ActivateRow(float* v, size_t n, float p0) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
   size_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(ActivateOrNaN<A>(d, hn::LoadU(d, v + i), p0), d, v + i);
+  for (; i + lanes <= n; i += lanes) {
+    hn::StoreU(ActivateOrNaN<A>(d, hn::LoadU(d, v + i), p0), d, v + i);
+  }
   if (i < n) {
     const size_t left = n - i;
     const auto mask = hn::FirstN(d, left);

@@ -190,7 +190,9 @@ void DepthwiseF32Block(const DepthwiseF32Args& a, const Epilogue& e, size_t x, _
     for (size_t kx = 0; kx < a.kernel_x; ++kx, r += a.dilation_x * 16, w += 16) {
       const __m512 wv = _mm512_load_ps(w);
 #pragma GCC unroll 8
-      for (int i = 0; i < PX; ++i) acc[i] = _mm512_fmadd_ps(_mm512_load_ps(r + i * step), wv, acc[i]);
+      for (int i = 0; i < PX; ++i) {
+        acc[i] = _mm512_fmadd_ps(_mm512_load_ps(r + i * step), wv, acc[i]);
+      }
     }
   }
   if (!kFused) {
@@ -364,20 +366,9 @@ void DepthwiseRowF32Avx512(const DepthwiseF32Args& a, const Geometry& g, const E
 }
 
 uint64_t PeakAvx512(uint64_t iterations) {
-  __m512 acc[12];
-  for (int j = 0; j < 12; ++j) acc[j] = _mm512_set1_ps(static_cast<float>(j));
   const __m512 a = _mm512_set1_ps(0.999f), b = _mm512_set1_ps(0.001f);
-  for (uint64_t i = 0; i < iterations; ++i) {
-    // Fully unrolled so the 12 accumulators live in registers (GCC otherwise
-    // keeps the array in memory and the loop measures store forwarding).
-#pragma GCC unroll 12
-    for (int j = 0; j < 12; ++j) acc[j] = _mm512_fmadd_ps(acc[j], a, b);
-  }
-  __m512 sum = acc[0];
-  for (int j = 1; j < 12; ++j) sum = _mm512_add_ps(sum, acc[j]);
-  volatile float sink = _mm512_reduce_add_ps(sum);
-  (void)sink;
-  return iterations * 12 * 16 * 2;
+  return x86_gemm::PeakLoop(iterations, [&](__m512 acc) { return _mm512_fmadd_ps(acc, a, b); }) *
+         16 * 2;
 }
 
 }  // namespace conv16b_internal

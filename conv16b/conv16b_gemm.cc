@@ -149,28 +149,47 @@ void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows,
   }
 }
 
+// The algorithms whose weights are PackGroups' matrices: `rows` K rows per
+// group, input channels padded to `icp`.
+class PackedGemm : public Algorithm {
+ public:
+  PackedGemm(const Geometry& g, size_t icp, size_t rows)
+      : Algorithm(g),
+        icp_(icp),
+        rows_(rows),
+        group_packed_(PackPairInterleavedSize(rows, g.ocg, 16)) {}
+
+  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
+  void SetWeights(const float* weight) override {
+    packed_.assign(group_packed_ * geo_.p.group, 0);
+    PackGroups(geo_, weight, icp_, rows_, packed_.data());
+  }
+
+ protected:
+  const uint16_t* GroupWeights(size_t gr) const { return packed_.data() + gr * group_packed_; }
+
+ private:
+  size_t icp_, rows_, group_packed_;
+  AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
+};
+
 // ------------------------------------------------------------- nhwc_gemm
 
-class NhwcGemm : public Algorithm {
+class NhwcGemm : public PackedGemm {
  public:
   NhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store)
-      : Algorithm(g), row_(row), store_(store), pad_(g, RoundUp(g.icg, 2)) {
+      : PackedGemm(g, RoundUp(g.icg, 2), g.p.kernelY * g.p.kernelX * RoundUp(g.icg, 2)),
+        row_(row),
+        store_(store),
+        pad_(g, RoundUp(g.icg, 2)) {
     const ConvParams& p = g.p;
     direct_ = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc && p.padY == 0 &&
               p.padX == 0 && p.padH == 0 && p.padW == 0 && g.icg % 2 == 0;
     nblocks_ = (g.ocg + 15) / 16;
-    k_ = p.kernelY * p.kernelX * pad_.icp;
-    group_packed_ = PackPairInterleavedSize(k_, g.ocg, 16);
   }
 
   size_t ExternalBufferSize() const override {
     return (direct_ ? 0 : pad_.Bytes() + 64) + geo_.p.dstW * nblocks_ * 16 * sizeof(float) + 64;
-  }
-  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
-
-  void SetWeights(const float* weight) override {
-    packed_.assign(group_packed_ * geo_.p.group, 0);
-    PackGroups(geo_, weight, pad_.icp, k_, packed_.data());
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -208,7 +227,7 @@ class NhwcGemm : public Algorithm {
       for (size_t oy = 0; oy < p.dstH; ++oy) {
         for (size_t gr = 0; gr < p.group; ++gr) {
           a.src = base + oy * p.strideY * pw * cp + gr * icp;
-          a.weight = packed_.data() + gr * group_packed_;
+          a.weight = GroupWeights(gr);
           row_(a);
           store_(geo_, e, sums, nblocks_ * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
         }
@@ -221,8 +240,7 @@ class NhwcGemm : public Algorithm {
   StoreRowFn store_;
   PaddedSource pad_;
   bool direct_;
-  size_t nblocks_, k_, group_packed_;
-  AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
+  size_t nblocks_;
 };
 
 // ------------------------------------------------------------- amx nhwc_gemm
@@ -259,9 +277,10 @@ struct AmxStoreContext {
 // BF16 NHWC sources are read in place when there is no padding and the run
 // has >= 16 pixels; everything else reads the zero-padded copy, which has
 // slack for the 31 pixels a block may read past the end.
-class AmxGemm : public Algorithm {
+class AmxGemm : public PackedGemm {
  public:
-  explicit AmxGemm(const Geometry& g) : Algorithm(g), pad_(g, g.icg) {
+  explicit AmxGemm(const Geometry& g)
+      : PackedGemm(g, g.icg, g.p.kernelY * g.p.kernelX * g.icg), pad_(g, g.icg) {
     const ConvParams& p = g.p;
     flat_ = p.strideX == 1 && p.strideY == 1;
     const bool no_pad = p.padY == 0 && p.padX == 0 && p.padH == 0 && p.padW == 0;
@@ -274,20 +293,11 @@ class AmxGemm : public Algorithm {
       for (size_t kx = 0; kx < p.kernelX; ++kx)
         taps_.push_back((ky * p.dilationY * pw_ + kx * p.dilationX) * cp_);
     nblocks_ = (g.ocg + 15) / 16;
-    k_ = p.kernelY * p.kernelX * g.icg;
-    group_packed_ = PackPairInterleavedSize(k_, g.ocg, 16);
     slack_ = 32 * p.strideX * cp_ * sizeof(uint16_t);
   }
 
   size_t ExternalBufferSize() const override {
     return direct_ ? 0 : pad_.Bytes() + slack_ + 64;
-  }
-  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
-
-  // Rows (ky, kx, ic) of K, pair-interleaved in blocks of 16 channels.
-  void SetWeights(const float* weight) override {
-    packed_.assign(group_packed_ * geo_.p.group, 0);
-    PackGroups(geo_, weight, geo_.icg, k_, packed_.data());
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -322,7 +332,7 @@ class AmxGemm : public Algorithm {
       ctx.n = n;
       for (size_t gr = 0; gr < p.group; ++gr) {
         a.src = base + gr * geo_.icg;
-        a.weight = packed_.data() + gr * group_packed_;
+        a.weight = GroupWeights(gr);
         ctx.c0 = gr * geo_.ocg;
         GemmImageAmxBf16(a);
       }
@@ -332,7 +342,7 @@ class AmxGemm : public Algorithm {
  private:
   PaddedSource pad_;
   bool flat_, direct_;
-  size_t cp_, pw_, nblocks_, k_, group_packed_, slack_;
+  size_t cp_, pw_, nblocks_, slack_;
   std::vector<size_t> taps_;
   AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
 };
@@ -450,14 +460,13 @@ class AmxNchwGemm : public Algorithm {
 // 3-channel stem, 16- or 24-channel layers): bands of output rows are
 // gathered into im2row rows of K = kernelY * kernelX * icg values padded to
 // a multiple of 32, and multiplied as a 1x1 convolution.
-class AmxIm2Row : public Algorithm {
+class AmxIm2Row : public PackedGemm {
  public:
-  explicit AmxIm2Row(const Geometry& g) : Algorithm(g), pad_(g, g.icg) {
+  explicit AmxIm2Row(const Geometry& g)
+      : PackedGemm(g, g.icg, RoundUp(g.p.kernelY * g.p.kernelX * g.icg, 32)), pad_(g, g.icg) {
     const ConvParams& p = g.p;
-    k_ = p.kernelY * p.kernelX * g.icg;
-    kp_ = RoundUp(k_, 32);
+    kp_ = RoundUp(p.kernelY * p.kernelX * g.icg, 32);
     nblocks_ = (g.ocg + 15) / 16;
-    group_packed_ = PackPairInterleavedSize(kp_, g.ocg, 16);
     // A band of whole output rows of about 32 KiB of im2row rows.
     band_rows_ = std::max<size_t>(1, std::min(p.dstH, 32768 / (kp_ * 2 * p.dstW)));
     band_pixels_ = band_rows_ * p.dstW;
@@ -495,14 +504,6 @@ class AmxIm2Row : public Algorithm {
   size_t ExternalBufferSize() const override {
     return pad_.Bytes() + 64 + (band_pixels_ + 32) * kp_ * sizeof(uint16_t) + 64;
   }
-  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
-
-  // Rows (ky, kx, ic) of K, then zero rows up to kp.
-  void SetWeights(const float* weight) override {
-    packed_.assign(group_packed_ * geo_.p.group, 0);
-    PackGroups(geo_, weight, geo_.icg, kp_, packed_.data());
-  }
-
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
                const Epilogue& e) const override {
@@ -550,7 +551,7 @@ class AmxIm2Row : public Algorithm {
           im.npix = npix;
           Im2RowAvx512(im);
           a.pixels = npix;
-          a.weight = packed_.data() + gr * group_packed_;
+          a.weight = GroupWeights(gr);
           ctx.c0 = gr * geo_.ocg;
           GemmImageAmxBf16(a);
         }
@@ -560,7 +561,7 @@ class AmxIm2Row : public Algorithm {
 
  private:
   PaddedSource pad_;
-  size_t k_, kp_, nblocks_, group_packed_, band_rows_, band_pixels_;
+  size_t kp_, nblocks_, band_rows_, band_pixels_;
   struct Piece {
     size_t chunk;
     ptrdiff_t offset;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -139,6 +140,30 @@ inline float Activate(float v, const float* p, size_t c) {
     static_assert(A == Activation::kGelu, "activation");
     const double d = v;
     return static_cast<float>(d * (1.0 + std::erf(d * 0.70710678118654752440)) * 0.5);
+  }
+}
+
+// Calls f(std::integral_constant<Activation, A>()) and returns true when
+// `a` is one of the activations that are a few FP32 operations (the vector
+// epilogues compute those in registers: x86 ActivateV, NEON ActivateQ);
+// false for the transcendental ones.
+template <class F>
+inline bool WithVectorActivation(Activation a, F&& f) {
+  switch (a) {
+#define SYNOPS_VECTOR_CASE(A)                     \
+  case A:                                         \
+    f(std::integral_constant<Activation, A>()); \
+    return true;
+    SYNOPS_VECTOR_CASE(Activation::kIdentity)
+    SYNOPS_VECTOR_CASE(Activation::kRelu)
+    SYNOPS_VECTOR_CASE(Activation::kLeakyRelu)
+    SYNOPS_VECTOR_CASE(Activation::kRestrictRange)
+    SYNOPS_VECTOR_CASE(Activation::kPrelu)
+    SYNOPS_VECTOR_CASE(Activation::kHswish)
+    SYNOPS_VECTOR_CASE(Activation::kHardSigmoid)
+#undef SYNOPS_VECTOR_CASE
+    default:
+      return false;
   }
 }
 

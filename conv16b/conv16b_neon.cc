@@ -225,40 +225,16 @@ void PlanarToNhwcNeon(const void* src, bool f32, size_t plane, size_t channels, 
 
 void StoreRowNeon(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                   size_t oy, size_t c0, size_t nc, uint8_t* dst) {
-  const bool bf16 = g.p.dstT == DataType::k16b;
-  if (g.p.dstF == TensorFormat::kNchw) {
-#define SYNOPS_NEON_CASE(A)                                                                       \
-  case A:                                                                                         \
-    return (bf16 ? StoreNchwQ<A, true> : StoreNchwQ<A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
-    switch (e.activation) {
-      SYNOPS_NEON_CASE(Activation::kIdentity)
-      SYNOPS_NEON_CASE(Activation::kRelu)
-      SYNOPS_NEON_CASE(Activation::kLeakyRelu)
-      SYNOPS_NEON_CASE(Activation::kRestrictRange)
-      SYNOPS_NEON_CASE(Activation::kPrelu)
-      SYNOPS_NEON_CASE(Activation::kHswish)
-      SYNOPS_NEON_CASE(Activation::kHardSigmoid)
-      default:
-        break;
-    }
-#undef SYNOPS_NEON_CASE
-  }
-  if (g.p.dstF == TensorFormat::kNhwc) {
-#define SYNOPS_NEON_CASE(A)                                                                       \
-  case A:                                                                                         \
-    return (bf16 ? StoreNhwcQ<A, true> : StoreNhwcQ<A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
-    switch (e.activation) {
-      SYNOPS_NEON_CASE(Activation::kIdentity)
-      SYNOPS_NEON_CASE(Activation::kRelu)
-      SYNOPS_NEON_CASE(Activation::kLeakyRelu)
-      SYNOPS_NEON_CASE(Activation::kRestrictRange)
-      SYNOPS_NEON_CASE(Activation::kPrelu)
-      SYNOPS_NEON_CASE(Activation::kHswish)
-      SYNOPS_NEON_CASE(Activation::kHardSigmoid)
-      default:
-        break;
-    }
-#undef SYNOPS_NEON_CASE
+  const bool bf16 = g.p.dstT == DataType::k16b, nhwc = g.p.dstF == TensorFormat::kNhwc;
+  if (WithVectorActivation(e.activation, [&](auto a) {
+        constexpr Activation A = decltype(a)::value;
+        if (nhwc) {
+          (bf16 ? StoreNhwcQ<A, true> : StoreNhwcQ<A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
+        } else {
+          (bf16 ? StoreNchwQ<A, true> : StoreNchwQ<A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
+        }
+      })) {
+    return;
   }
   StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
 }

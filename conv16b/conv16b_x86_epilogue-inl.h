@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_internal.h"
@@ -28,28 +27,6 @@ inline __m256i ToBf16(__m512 v) {
   const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
   const __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x0040));
   return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
-}
-
-// Calls f(std::integral_constant<Activation, A>()) and returns true when
-// `a` is one of the activations ActivateV computes; false otherwise.
-template <class F>
-inline bool WithVectorActivation(Activation a, F&& f) {
-  switch (a) {
-#define SYNOPS_VECTOR_CASE(A)                     \
-  case A:                                         \
-    f(std::integral_constant<Activation, A>()); \
-    return true;
-    SYNOPS_VECTOR_CASE(Activation::kIdentity)
-    SYNOPS_VECTOR_CASE(Activation::kRelu)
-    SYNOPS_VECTOR_CASE(Activation::kLeakyRelu)
-    SYNOPS_VECTOR_CASE(Activation::kRestrictRange)
-    SYNOPS_VECTOR_CASE(Activation::kPrelu)
-    SYNOPS_VECTOR_CASE(Activation::kHswish)
-    SYNOPS_VECTOR_CASE(Activation::kHardSigmoid)
-#undef SYNOPS_VECTOR_CASE
-    default:
-      return false;
-  }
 }
 
 // The activations whose SPEC formula is a few FP32 operations, in the same

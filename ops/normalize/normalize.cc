@@ -83,32 +83,38 @@ absl::Status NormalizeLayerForward(const float* src, size_t batch, size_t channe
   return absl::OkStatus();
 }
 
-absl::Status NormalizeLayerForwardV2(const float* src, size_t batch, size_t channels,
-                                     size_t spatial, const float* scale, const float* shift,
-                                     const float* eps, TensorFormat format, float* buf,
-                                     float* dst) {
+namespace {
+
+// V2 and V3: the same checks, then the best kernel of `table`.
+absl::Status ScaleShiftForward(const KernelTable<NormalizeFn>& table, const float* src,
+                               size_t batch, size_t channels, size_t spatial, const float* scale,
+                               const float* shift, const float* eps, TensorFormat format,
+                               float* buf, float* dst) {
   size_t bytes;
   SYNOPS_RETURN_IF_ERROR(CheckCommon(src, batch, channels, spatial, sizeof(float), scale, shift,
                                      true, eps, format, dst, &bytes));
   if (bytes != 0) {
-    NormalizeV2Kernels().Best().fn(src, batch, channels, spatial, scale, shift, *eps, format, buf,
-                                   dst);
+    table.Best().fn(src, batch, channels, spatial, scale, shift, *eps, format, buf, dst);
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status NormalizeLayerForwardV2(const float* src, size_t batch, size_t channels,
+                                     size_t spatial, const float* scale, const float* shift,
+                                     const float* eps, TensorFormat format, float* buf,
+                                     float* dst) {
+  return ScaleShiftForward(NormalizeV2Kernels(), src, batch, channels, spatial, scale, shift, eps,
+                           format, buf, dst);
 }
 
 absl::Status NormalizeLayerForwardV3(const float* src, size_t batch, size_t channels,
                                      size_t spatial, const float* scale, const float* shift,
                                      const float* eps, TensorFormat format, float* buf,
                                      float* dst) {
-  size_t bytes;
-  SYNOPS_RETURN_IF_ERROR(CheckCommon(src, batch, channels, spatial, sizeof(float), scale, shift,
-                                     true, eps, format, dst, &bytes));
-  if (bytes != 0) {
-    NormalizeV3Kernels().Best().fn(src, batch, channels, spatial, scale, shift, *eps, format, buf,
-                                   dst);
-  }
-  return absl::OkStatus();
+  return ScaleShiftForward(NormalizeV3Kernels(), src, batch, channels, spatial, scale, shift, eps,
+                           format, buf, dst);
 }
 
 absl::Status NormalizeLayerForwardV4(const float* src, size_t batch, size_t channels,
