@@ -7,7 +7,10 @@
 // 64 bytes). The tiles are configured once per call; every block is full
 // (32 or 16 pixels): row ends either read into the caller's slack or move
 // the last block back over already computed pixels (which are recomputed
-// bit-identically).
+// bit-identically). The weights are the operand streamed once per block
+// (from L2), so they are loaded with the streaming hint (tileloaddt1): it
+// keeps them from evicting the source block, which every weight block
+// reuses from L1 (+10% on 3x3 layers, +18% on 1x1 at 14x14).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -64,14 +67,14 @@ struct Block {
       const size_t wt = t * a.chunks * 512;
       for (size_t k = 0; k < a.chunks; ++k) {
         _tile_loadd(4, s0 + off + 32 * k, stride_bytes);
-        _tile_loadd(6, w0 + wt + 512 * k, 64);
+        _tile_stream_loadd(6, w0 + wt + 512 * k, 64);
         _tile_dpbf16ps(0, 4, 6);
         if (kWide) {
           _tile_loadd(5, s1 + off + 32 * k, stride_bytes);
           _tile_dpbf16ps(2, 5, 6);
         }
         if (two) {
-          _tile_loadd(7, w1 + wt + 512 * k, 64);
+          _tile_stream_loadd(7, w1 + wt + 512 * k, 64);
           _tile_dpbf16ps(1, 4, 7);
           if (kWide) _tile_dpbf16ps(3, 5, 7);
         }
@@ -197,11 +200,11 @@ uint64_t PeakAmxBf16Loads(uint64_t iterations, const uint16_t* a, const uint16_t
     // same loads and order as the kernel's Pixels<true>.
     for (size_t k = 0; k < b_chunks; ++k, ++steps) {
       _tile_loadd(4, a + 32 * (k % 8), 64 * 8);
-      _tile_loadd(6, b + 512 * k, 64);
+      _tile_stream_loadd(6, b + 512 * k, 64);
       _tile_dpbf16ps(0, 4, 6);
       _tile_loadd(5, a + 16 * 256 + 32 * (k % 8), 64 * 8);
       _tile_dpbf16ps(2, 5, 6);
-      _tile_loadd(7, b1 + 512 * k, 64);
+      _tile_stream_loadd(7, b1 + 512 * k, 64);
       _tile_dpbf16ps(1, 4, 7);
       _tile_dpbf16ps(3, 5, 7);
     }
