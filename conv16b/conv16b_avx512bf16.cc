@@ -26,12 +26,11 @@ struct Bf16Dot {
 
 // 16 or 32 values rounded with vcvtne2ps2bf16, which flushes denormal
 // inputs to zero where SPEC rounds them: lanes with a zero exponent and a
-// non-zero fraction take the integer rounding instead (rare).
-inline __mmask16 Denormals(__m512 v) {
-  const __m512i u = _mm512_castps_si512(v);
-  return _mm512_mask_test_epi32_mask(_mm512_testn_epi32_mask(u, _mm512_set1_epi32(0x7F800000)),
-                                     u, _mm512_set1_epi32(0x007FFFFF));
-}
+// non-zero fraction take the integer rounding instead (rare). One vfpclassps
+// per vector (class 0x20: denormal) and one kortest per pixel, where two
+// vptestmd per vector plus kmov/or/test were the bulk of the epilogue's
+// port-5 uops.
+inline __mmask16 Denormals(__m512 v) { return _mm512_fpclass_ps_mask(v, 0x20); }
 
 // One pixel run of an AMX block: sums[i * 32 + j] -> dst NHWC, nx pixels
 // from `base` (element index of channel c0), nc <= 32 channels.
@@ -49,7 +48,7 @@ void StoreBlockRun(const Epilogue& e, const float* sums, size_t nx, size_t strid
     if (kBf16) {
       uint16_t* d = reinterpret_cast<uint16_t*>(dst) + base;
       if (kTwo) {
-        if (__builtin_expect((Denormals(v0) | Denormals(v1)) != 0, 0)) {
+        if (__builtin_expect(!_kortestz_mask16_u8(Denormals(v0), Denormals(v1)), 0)) {
           _mm256_mask_storeu_epi16(d, m0, ToBf16(v0));
           _mm256_mask_storeu_epi16(d + 16, m1, ToBf16(v1));
         } else {
