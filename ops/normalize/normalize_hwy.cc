@@ -17,8 +17,11 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must follow foreach_target.h.
 #include <cmath>
+#include <cstdint>
 
 #include "bf16/bf16.h"
+#include "core/streaming.h"
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "ops/normalize/normalize_kernels.h"
 
@@ -597,12 +600,33 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
 
 // ---- V4: global response norm; buf holds `channels` floats ----
 
+// y[j] = fv(j) (a vector) for j < len, fs(j) for single elements. With
+// `stream`, the vectors from the first aligned one on are non-temporal
+// stores (the caller calls hwy::FlushStream() after the pass).
+template <class FV, class FS>
+HWY_INLINE void OutputRow(float* HWY_RESTRICT y, size_t len, bool stream, FV fv, FS fs) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  size_t j = 0;
+  if (stream) {
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(y);
+    const size_t head = HWY_MIN(len, ((0 - addr) % (N * sizeof(float))) / sizeof(float));
+    for (; j < head; ++j) y[j] = fs(j);
+    for (; j + N <= len; j += N) hn::Stream(fv(j), d, y + j);
+  }
+  for (; j + N <= len; j += N) hn::StoreU(fv(j), d, y + j);
+  for (; j < len; ++j) y[j] = fs(j);
+}
+
 void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
                     const float* scale, const float* shift, float eps, TensorFormat format,
                     float* buf, float* dst) {
   const DF d;
-  const size_t N = hn::Lanes(d);
   const size_t item = channels * spatial;
+  // The output pass reads src a second time: stores that allocate dst in
+  // cache would evict the part of src the norms pass left there
+  // (core/streaming.h).
+  const bool stream = src != dst && item * sizeof(float) >= kRereadStreamingMinBytes;
   for (size_t b = 0; b < batch; ++b) {
     const float* x = src + b * item;
     float* y = dst + b * item;
@@ -622,25 +646,26 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
     if (format == TensorFormat::kNchw) {
       for (size_t c = channels; c-- > 0;) {
         const float* xr = x + c * spatial;
-        float* yr = y + c * spatial;
-        const VF m = hn::Set(d, buf[c]), sh = hn::Set(d, shift[c]);
-        size_t s = 0;
-        for (; s + N <= spatial; s += N) hn::StoreU(hn::MulAdd(hn::LoadU(d, xr + s), m, sh), d, yr + s);
-        for (; s < spatial; ++s) yr[s] = xr[s] * buf[c] + shift[c];
+        const float mc = buf[c], shc = shift[c];
+        const VF m = hn::Set(d, mc), sh = hn::Set(d, shc);
+        OutputRow(
+            y + c * spatial, spatial, stream,
+            [&](size_t s) HWY_ATTR { return hn::MulAdd(hn::LoadU(d, xr + s), m, sh); },
+            [&](size_t s) HWY_ATTR { return xr[s] * mc + shc; });
       }
     } else {
       for (size_t s = spatial; s-- > 0;) {
         const float* xr = x + s * channels;
-        float* yr = y + s * channels;
-        size_t c = 0;
-        for (; c + N <= channels; c += N) {
-          hn::StoreU(hn::MulAdd(hn::LoadU(d, xr + c), hn::LoadU(d, buf + c), hn::LoadU(d, shift + c)),
-                     d, yr + c);
-        }
-        for (; c < channels; ++c) yr[c] = xr[c] * buf[c] + shift[c];
+        OutputRow(
+            y + s * channels, channels, stream,
+            [&](size_t c) HWY_ATTR {
+              return hn::MulAdd(hn::LoadU(d, xr + c), hn::LoadU(d, buf + c), hn::LoadU(d, shift + c));
+            },
+            [&](size_t c) HWY_ATTR { return xr[c] * buf[c] + shift[c]; });
       }
     }
   }
+  if (stream) hwy::FlushStream();
 }
 
 #endif  // HWY_TARGET != HWY_SCALAR && !SYNOPS_NORMALIZE_SKIP_TARGET

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "core/streaming.h"
 #include "gtest/gtest.h"
 #include "ops/normalize/normalize_accuracy.h"
 #include "ops/normalize/normalize_kernels.h"
@@ -215,6 +216,24 @@ TEST_P(NormalizeVariant, LargeShapes) {
                {1, 64, 3136}, {2, 512, 49}, {1, 1000, 7}, {1, 3, 3000}, {1, 2100, 5}}) {
         const Problem p(GetParam(), sh[0], sh[1], sh[2], 9, 0.5f);
         CheckProblem(p, name, f, false, 0);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Items of at least kRereadStreamingMinBytes (core/streaming.h), where
+// outputs may be streamed: odd row lengths (a head before the first aligned
+// vector, a tail), misaligned dst, batch 2, and in place (never streamed).
+TEST_P(NormalizeVariant, StreamedSizes) {
+  static_assert(kRereadStreamingMinBytes / sizeof(float) < 67 * 4001, "grow the shapes");
+  for (const std::string& name : Supported()) {
+    for (TensorFormat f : kFormats) {
+      for (const auto& sh : std::vector<std::array<size_t, 3>>{{2, 67, 4001}, {1, 4001, 67}}) {
+        const Problem p(GetParam(), sh[0], sh[1], sh[2], 11, 0.5f);
+        CheckProblem(p, name, f, false, 3);
+        if (HasFatalFailure()) return;
+        CheckProblem(p, name, f, true, 5);
         if (HasFatalFailure()) return;
       }
     }
