@@ -50,10 +50,10 @@ struct Block {
   size_t block_stride;  // elements between weight blocks
 
   // 32 pixels (kWide: C0-C3) or 16 (C0, C1) from s0 (pixel stride
-  // a.pixel_stride) x the channels of weight blocks nb, nb + 1 (if two)
-  // into out[32][32].
+  // a.pixel_stride) x the channels of weight blocks nb, nb + 1 (if two):
+  // the tile work only, the sums stay in C0-C3 until Store.
   template <bool kWide>
-  void Pixels(const uint16_t* s0, const uint16_t* w0, bool two, float* out) const {
+  void Pixels(const uint16_t* s0, const uint16_t* w0, bool two) const {
     const uint16_t* s1 = s0 + 16 * a.pixel_stride;
     const uint16_t* w1 = w0 + block_stride;
     _tile_zero(0);
@@ -80,20 +80,43 @@ struct Block {
         }
       }
     }
+  }
+
+  // C0-C3 of the last Pixels into out[32][32].
+  static void Store(bool wide, bool two, float* out) {
     _tile_stored(0, out, 128);
-    if (kWide) _tile_stored(2, out + 16 * 32, 128);
+    if (wide) _tile_stored(2, out + 16 * 32, 128);
     if (two) {
       _tile_stored(1, out + 16, 128);
-      if (kWide) _tile_stored(3, out + 16 * 32 + 16, 128);
+      if (wide) _tile_stored(3, out + 16 * 32 + 16, 128);
     }
   }
+};
+
+// A block whose sums are in memory and whose epilogue has not run yet.
+struct Pending {
+  bool valid = false;
+  size_t r, m, npix, nb, nc;
 };
 
 }  // namespace
 
 void GemmImageAmxBf16(const AmxImageArgs& a) {
-  alignas(64) float out[32 * 32];
+  alignas(64) float out[2][32 * 32];
   const Block b{a, a.pixel_stride * sizeof(uint16_t), a.ntaps * a.chunks * 512};
+  // Each block's epilogue runs after the next block's tile work is issued
+  // (the sums alternate between two buffers), so the vector epilogue
+  // overlaps the tile multiplies instead of waiting between blocks:
+  // +3-10% on most layers (1x1 256->256 56x56 1160 -> 1270 GFLOP/s), -5%
+  // on 1x1 256->64 56x56 (not understood; stopping the deferral at pixel
+  // block ends was worse there).
+  Pending pending;
+  int cur = 0;
+  auto flush = [&]() {
+    if (pending.valid) {
+      a.store(a.ctx, out[cur ^ 1], pending.r, pending.m, pending.npix, pending.nb, pending.nc);
+    }
+  };
   // Blocks of 32 pixels (16 for a short row without overread) outer, so the
   // source block stays in L1 while every 32-channel weight block uses it.
   auto all_channels = [&](size_t r, size_t m, size_t npix, bool wide) {
@@ -102,11 +125,14 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
       const bool two = a.nblocks - nb >= 2;
       const uint16_t* w = a.weight + nb * b.block_stride;
       if (wide) {
-        b.Pixels<true>(s, w, two, out);
+        b.Pixels<true>(s, w, two);
       } else {
-        b.Pixels<false>(s, w, two, out);
+        b.Pixels<false>(s, w, two);
       }
-      a.store(a.ctx, out, r, m, npix, nb, two ? 32 : 16);
+      flush();
+      Block::Store(wide, two, out[cur]);
+      pending = {true, r, m, npix, nb, size_t{two ? 32u : 16u}};
+      cur ^= 1;
     }
   };
   LoadConfig();
@@ -131,6 +157,7 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
       all_channels(r, a.pixels - 16, 16, false);
     }
   }
+  flush();
   _tile_release();
 }
 
