@@ -108,7 +108,11 @@ void RegisterAll() {
     for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAmxBf16(1 << 14));
     state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
   });
-  for (size_t chunks : {8, 128}) {
+  // One 32 x 32 output block per iteration (tiles zeroed, loaded,
+  // multiplied and stored) with K = 32 * chunks: the bound of the kernel's
+  // tile loop at the K of the layers (1x1 64->256: 2 chunks, 1x1
+  // 256->x: 8, 3x3 64->64: 18, 3x3 128->128: 36) and when B streams from L2.
+  for (size_t chunks : {2, 8, 18, 36, 128}) {
     const std::string label = std::string("Peak/amx_bf16/tdpbf16ps_with_loads/B_") +
                               std::to_string(chunks * 2) + "KiB";
     benchmark::RegisterBenchmark(label.c_str(), [chunks](benchmark::State& state) {
@@ -117,7 +121,7 @@ void RegisterAll() {
       double flops = 0;
       for (auto _ : state) {
         flops += static_cast<double>(
-            conv16b_internal::PeakAmxBf16Loads(4096 / chunks, a.data(), b.data(), chunks));
+            conv16b_internal::PeakAmxBf16Loads(4608 / chunks, a.data(), b.data(), chunks));
       }
       state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
     });

@@ -187,10 +187,12 @@ uint64_t PeakAvx512Bf16(uint64_t iterations);
 void GemmImageAmxBf16(const AmxImageArgs& args);
 void GemmImageNchwAmxBf16(const AmxNchwArgs& args);
 uint64_t PeakAmxBf16(uint64_t iterations);
-// The kernel's 2x2 tile step with its tile loads: A = 32 rows x 8 chunks
+// The kernel's 2x2 tile step with its tile loads, one 32 x 32 block per
+// iteration (tiles zeroed first, stored last): A = 32 rows x 8 chunks
 // (16 KiB, 64-byte aligned), B = two blocks of b_chunks chunks (2 *
-// b_chunks KiB, aligned): the bound of the load-and-multiply loop when B
-// stays in L1 (b_chunks 8) or streams from L2 (b_chunks 128).
+// b_chunks KiB, aligned, streaming hint like the kernel): the bound of the
+// kernel's block at K = 32 * b_chunks, B in L1 up to ~16 chunks, from L2
+// above.
 uint64_t PeakAmxBf16Loads(uint64_t iterations, const uint16_t* a, const uint16_t* b,
                           size_t b_chunks);
 #endif
