@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "conv16b/conv16b_internal.h"
+#include "conv16b/conv16b_x86_depthwise-inl.h"
 #include "conv16b/conv16b_x86_epilogue-inl.h"
 #include "conv16b/conv16b_x86_gemm-inl.h"
 
@@ -184,6 +185,24 @@ void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sum
     return;
   }
   StorePixels(StoreRunAvx512, g, e, sums, 32, n, oy, ox, vw, npix, c0, nc, dst);
+}
+
+namespace {
+
+// vcvtneps2bf16, with the integer rounding for lanes it would flush.
+struct StoreBf16Cvt {
+  static void Store(uint16_t* d, __mmask16 m, __m512 v) {
+    const __m256i h = __builtin_expect(Denormals(v) != 0, 0) ? ToBf16(v)
+                                                              : (__m256i)_mm512_cvtneps_pbh(v);
+    _mm256_mask_storeu_epi16(d, m, h);
+  }
+};
+
+}  // namespace
+
+void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,
+                               size_t n, size_t oy, uint8_t* dst) {
+  x86_depthwise::Row<StoreBf16Cvt>(a, g, e, n, oy, dst);
 }
 
 void GemmRowAvx512Bf16(const GemmRowArgs& args) { x86_gemm::GemmRow<Bf16Dot>(args); }

@@ -644,7 +644,7 @@ class NhwcDepthwise : public Algorithm {
 // the output goes straight to dst.
 class DepthwiseF32 : public Algorithm {
  public:
-  explicit DepthwiseF32(const Geometry& g) : Algorithm(g) {
+  DepthwiseF32(const Geometry& g, DepthwiseRowF32Fn row) : Algorithm(g), row_(row) {
     const ConvParams& p = g.p;
     blocks_ = (p.dstC + 15) / 16;
     pw_ = p.srcW + p.padX + p.padW;
@@ -701,7 +701,7 @@ class DepthwiseF32 : public Algorithm {
             }
             rows[ky] = row;
           }
-          DepthwiseRowF32Avx512(a, geo_, e, n, oy, dst);
+          row_(a, geo_, e, n, oy, dst);
         }
       }
     }
@@ -731,6 +731,7 @@ class DepthwiseF32 : public Algorithm {
     WidenPlanarAvx512(image + (c0 * plane + y * p.srcW) * es, f32, plane, nc, p.srcW, mid);
   }
 
+  DepthwiseRowF32Fn row_;
   size_t blocks_, pw_, span_;
   AlignedVector<float> weight_;
 };
@@ -819,9 +820,13 @@ std::vector<AlgorithmSpec> GemmAlgorithms() {
 std::vector<AlgorithmSpec> DepthwiseAlgorithms() {
 #if defined(__x86_64__)
   return {
+      {"avx512bf16::nhwc_depthwise", Isa::kAvx512Bf16, IsDepthwise,
+       [](const Geometry& g) -> std::unique_ptr<Algorithm> {
+         return std::make_unique<DepthwiseF32>(g, DepthwiseRowF32Avx512Bf16);
+       }},
       {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,
        [](const Geometry& g) -> std::unique_ptr<Algorithm> {
-         return std::make_unique<DepthwiseF32>(g);
+         return std::make_unique<DepthwiseF32>(g, DepthwiseRowF32Avx512);
        }},
   };
 #elif defined(__aarch64__)

@@ -479,9 +479,10 @@ TEST(Conv16bSelection, Rules) {
     } else {
       EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
     }
-    EXPECT_EQ(info(depthwise).rfind("avx512::nhwc_depthwise", 0), 0u) << info(depthwise);
+    EXPECT_EQ(info(depthwise).rfind("avx512bf16::nhwc_depthwise", 0), 0u) << info(depthwise);
     SetMaxIsa(Isa::kAvx512);
     EXPECT_EQ(info(dense).rfind("avx512::nhwc_gemm", 0), 0u) << info(dense);
+    EXPECT_EQ(info(depthwise).rfind("avx512::nhwc_depthwise", 0), 0u) << info(depthwise);
     SetMaxIsa(std::nullopt);
   }
 #endif
