@@ -144,6 +144,10 @@ void RegisterAll() {
   // source and destination of the depthwise shapes.
   testing::RegisterCopyBaseline("dw3x3_32_112", 112 * 112 * 32 * 2);
   testing::RegisterCopyBaseline("dw7x7_256_14", 14 * 14 * 256 * 2);
+  // FP32 sources of the 1x1 layers (nhwc_fp32): reading them is a bound
+  // the tile work cannot hide (3.2 MB at 56x56 x 256 channels).
+  testing::RegisterCopyBaseline("fp32_src_256ch_56x56", 56 * 56 * 256 * 4);
+  testing::RegisterCopyBaseline("fp32_src_1024ch_14x14", 14 * 14 * 1024 * 4);
 }
 
 const int kRegistered = (RegisterAll(), 0);
