@@ -231,6 +231,24 @@ void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t str
   }
 }
 
+// y[j] = fv(j) (a vector) for j < len, fs(j) for single elements. With
+// `stream`, the vectors from the first aligned one on are non-temporal
+// stores (the caller calls hwy::FlushStream() after the pass).
+template <class FV, class FS>
+HWY_INLINE void OutputRow(float* HWY_RESTRICT y, size_t len, bool stream, FV fv, FS fs) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  size_t j = 0;
+  if (stream) {
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(y);
+    const size_t head = HWY_MIN(len, ((0 - addr) % (N * sizeof(float))) / sizeof(float));
+    for (; j < head; ++j) y[j] = fs(j);
+    for (; j + N <= len; j += N) hn::Stream(fv(j), d, y + j);
+  }
+  for (; j + N <= len; j += N) hn::StoreU(fv(j), d, y + j);
+  for (; j < len; ++j) y[j] = fs(j);
+}
+
 // Positions per NCHW chunk: the chunk's rows (1 KiB each) are streamed in
 // memory order and stay in L2 between the passes.
 constexpr size_t kChunk = 256;
@@ -287,7 +305,7 @@ HWY_INLINE void V2Row(const T* HWY_RESTRICT x, size_t channels, const float* HWY
 // i - 2's outputs are written only after all its terms were read.
 template <class T>
 HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial, const float* HWY_RESTRICT scale,
-                       const float* HWY_RESTRICT shift, float eps, T* y) {
+                       const float* HWY_RESTRICT shift, float eps, bool stream, T* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
   // FP32 three chunks in flight: half the positions keep them in L2 with dst.
@@ -324,6 +342,21 @@ HWY_INLINE void V2Nchw(const T* x, size_t channels, size_t spatial, const float*
         const T* xr = x + c * spatial + (i - 2) * kC;
         T* yr = y + c * spatial + (i - 2) * kC;
         const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
+        if constexpr (sizeof(T) == 4) {
+          if (stream) {
+            const float scc = scale[c], shc = shift[c];
+            OutputRow(
+                yr, l3, true,
+                [&](size_t j) HWY_ATTR {
+                  // m3 + j, k3 + j are unaligned after a head.
+                  const VF t = hn::Mul(hn::Sub(hn::LoadU(d, xr + j), hn::LoadU(d, m3 + j)),
+                                       hn::LoadU(d, k3 + j));
+                  return hn::MulAdd(t, sc, sh);
+                },
+                [&](size_t j) HWY_ATTR { return (xr[j] - m3[j]) * k3[j] * scc + shc; });
+            continue;
+          }
+        }
         size_t j = 0;
         for (; j + 2 * N <= l3; j += 2 * N) {
           const VF t0 = hn::Mul(hn::Sub(LoadT(d, xr + j), hn::Load(d, m3 + j)), hn::Load(d, k3 + j));
@@ -349,6 +382,10 @@ template <class T>
 void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const float* scale,
            const float* shift, float eps, TensorFormat format, T* dst) {
   const size_t item = channels * spatial;
+  // NCHW reads src again (from L2) after the sums: FP32 outputs are
+  // streamed past it (core/streaming.h). BF16 keeps its paired stores.
+  const bool stream = sizeof(T) == 4 && format == TensorFormat::kNchw && src != dst &&
+                      item * sizeof(T) >= kRereadStreamingMinBytes;
   for (size_t b = 0; b < batch; ++b) {
     const T* x = src + b * item;
     T* y = dst + b * item;
@@ -358,8 +395,9 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
       }
       continue;
     }
-    V2Nchw(x, channels, spatial, scale, shift, eps, y);
+    V2Nchw(x, channels, spatial, scale, shift, eps, stream, y);
   }
+  if (stream) hwy::FlushStream();
 }
 
 void NormalizeV2Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
@@ -382,7 +420,7 @@ void Normalize16bV2Hwy(const uint16_t* src, size_t batch, size_t channels, size_
 // from L2) are interleaved, so the two streams overlap instead of taking
 // turns. Chunk i - 1's outputs are written only after all its sums were read.
 HWY_INLINE void V1Nchw(const float* x, size_t channels, size_t spatial,
-                       const float* HWY_RESTRICT scale, float eps, float* y) {
+                       const float* HWY_RESTRICT scale, float eps, bool stream, float* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
   HWY_ALIGN float k[2][kChunk];
@@ -403,12 +441,15 @@ HWY_INLINE void V1Nchw(const float* x, size_t channels, size_t spatial,
       for (size_t c = c0; c < c0 + rows && lo != 0; ++c) {
         const float* xr = x + c * spatial + so;
         float* yr = y + c * spatial + so;
-        const VF sc = hn::Set(d, scale[c]);
-        size_t j = 0;
-        for (; j + N <= lo; j += N) {
-          hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + j), sc), hn::Load(d, ko + j)), d, yr + j);
-        }
-        for (; j < lo; ++j) yr[j] = xr[j] * scale[c] * ko[j];
+        const float scc = scale[c];
+        const VF sc = hn::Set(d, scc);
+        OutputRow(
+            yr, lo, stream,
+            // ko + j is unaligned after a head.
+            [&](size_t j) HWY_ATTR {
+              return hn::Mul(hn::Mul(hn::LoadU(d, xr + j), sc), hn::LoadU(d, ko + j));
+            },
+            [&](size_t j) HWY_ATTR { return xr[j] * scc * ko[j]; });
       }
     }
     for (size_t j = 0; j < padded; j += N) {
@@ -423,6 +464,7 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
   const DF d;
   const size_t N = hn::Lanes(d);
   const size_t item = channels * spatial;
+  const bool stream = src != dst && item * sizeof(float) >= kRereadStreamingMinBytes;
   for (size_t b = 0; b < batch; ++b) {
     const float* x = src + b * item;
     float* y = dst + b * item;
@@ -471,8 +513,9 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
       }
       continue;
     }
-    V1Nchw(x, channels, spatial, scale, eps, y);
+    V1Nchw(x, channels, spatial, scale, eps, stream, y);
   }
+  if (stream) hwy::FlushStream();
 }
 
 // ---- V3: mean and variance over the positions of a channel ----
@@ -599,24 +642,6 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
 }
 
 // ---- V4: global response norm; buf holds `channels` floats ----
-
-// y[j] = fv(j) (a vector) for j < len, fs(j) for single elements. With
-// `stream`, the vectors from the first aligned one on are non-temporal
-// stores (the caller calls hwy::FlushStream() after the pass).
-template <class FV, class FS>
-HWY_INLINE void OutputRow(float* HWY_RESTRICT y, size_t len, bool stream, FV fv, FS fs) {
-  const DF d;
-  const size_t N = hn::Lanes(d);
-  size_t j = 0;
-  if (stream) {
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(y);
-    const size_t head = HWY_MIN(len, ((0 - addr) % (N * sizeof(float))) / sizeof(float));
-    for (; j < head; ++j) y[j] = fs(j);
-    for (; j + N <= len; j += N) hn::Stream(fv(j), d, y + j);
-  }
-  for (; j + N <= len; j += N) hn::StoreU(fv(j), d, y + j);
-  for (; j < len; ++j) y[j] = fs(j);
-}
 
 void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
                     const float* scale, const float* shift, float eps, TensorFormat format,
