@@ -6,9 +6,21 @@
 // as BM_Copy counts them, so bytes/s over BM_Copy's is the fraction of copy
 // bandwidth (16bV2 moves half the bytes of the FP32 variants). The reference
 // runs on the same shapes: time(ref) / time(kernel) is the speed-up.
+//
+// At 56x56 positions, the bounds of one pass over src and dst on one core,
+// next to BM_Copy (memcpy): BM_CopyStream (the same copy with non-temporal
+// stores), BM_ReadOnly (src read once, bytes = src) and BM_WriteOnly (dst
+// written once, bytes = dst). A single-pass kernel (NHWC V1, V2) cannot
+// beat the fastest copy; if BM_ReadOnly + BM_WriteOnly is close to
+// BM_Copy, reads and writes do not overlap at that size either.
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "benchmark/benchmark.h"
 #include "bf16/bf16.h"
@@ -56,11 +68,54 @@ struct Data {
   }
 };
 
+// BM_CopyStream, BM_ReadOnly, BM_WriteOnly of `bytes` (a multiple of 64)
+// between 64-byte aligned buffers.
+void RegisterBounds(const std::string& label, size_t bytes) {
+  const auto reg = [&](const char* name, int64_t counted, auto body) {
+    benchmark::RegisterBenchmark((std::string(name) + label).c_str(), [=](benchmark::State& state) {
+      testing::AlignedFloats src(bytes / 4), dst(bytes / 4);
+      std::memset(src.data(), 1, bytes);
+      for (auto _ : state) {
+        body(src.data(), dst.data());
+        benchmark::ClobberMemory();
+      }
+      state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * counted);
+    });
+  };
+  const int64_t b = static_cast<int64_t>(bytes);
+#if defined(__SSE2__)
+  reg("BM_CopyStream/", 2 * b, [bytes](const float* src, float* dst) {
+    const auto* s = reinterpret_cast<const __m128i*>(src);
+    auto* o = reinterpret_cast<__m128i*>(dst);
+    for (size_t i = 0; i < bytes / 16; i += 4) {
+      const __m128i a = _mm_load_si128(s + i), c = _mm_load_si128(s + i + 1);
+      const __m128i e = _mm_load_si128(s + i + 2), f = _mm_load_si128(s + i + 3);
+      _mm_stream_si128(o + i, a);
+      _mm_stream_si128(o + i + 1, c);
+      _mm_stream_si128(o + i + 2, e);
+      _mm_stream_si128(o + i + 3, f);
+    }
+    _mm_sfence();
+  });
+#endif
+  reg("BM_ReadOnly/", b, [bytes](const float* src, float*) {
+    const auto* s = reinterpret_cast<const uint64_t*>(src);
+    uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
+    for (size_t i = 0; i < bytes / 8; i += 4) x0 ^= s[i], x1 ^= s[i + 1], x2 ^= s[i + 2], x3 ^= s[i + 3];
+    benchmark::DoNotOptimize(x0 ^ x1 ^ x2 ^ x3);
+  });
+  reg("BM_WriteOnly/", b, [bytes](const float*, float* dst) {
+    std::memset(dst, 2, bytes);
+    benchmark::DoNotOptimize(dst);
+  });
+}
+
 void RegisterAll() {
   for (const Shape& sh : kShapes) {
     const size_t n = sh.c * sh.s;
     const std::string label = "c" + std::to_string(sh.c) + "_" + sh.hw;
     testing::RegisterCopyBaseline(label, n * sizeof(float));
+    if (sh.s == 56 * 56) RegisterBounds(label, n * sizeof(float));
     auto data = std::make_shared<Data>(sh);
     const float eps = 1e-5f;
     for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
