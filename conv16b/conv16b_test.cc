@@ -268,6 +268,21 @@ std::vector<Case> Grid() {
   add(1, Params(32, 4, 6, 20, 1, 1, 1, 1, 1));
   // AMX im2row: seven 4-channel kernel rows in one 32-element chunk.
   add(1, Params(4, 12, 9, 20, 7, 1, 1, 1, 0));
+  // AMX flat runs over rows sharing their zero gap (max(padX, padW)
+  // columns between image rows): asymmetric borders, the last row's right
+  // border spilling past the buffer (padH 0), a dilated wide kernel, and a
+  // border only on the right.
+  auto padded = [&](size_t batch, ConvParams p, size_t y, size_t x, size_t h, size_t w) {
+    p.padY = y;
+    p.padX = x;
+    p.padH = h;
+    p.padW = w;
+    conv16b_check::SetOutputSize(&p);
+    add(batch, p);
+  };
+  padded(2, Params(32, 5, 9, 24, 3, 3), 0, 2, 0, 1);
+  padded(1, Params(32, 4, 7, 16, 3, 5, 1, 2), 1, 3, 0, 4);
+  padded(1, Params(64, 6, 6, 40, 1, 3), 0, 0, 0, 2);
   return cases;
 }
 
