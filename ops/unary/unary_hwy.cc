@@ -366,15 +366,18 @@ HWY_INLINE __m512 Sqrt(__m512 x) {
 }
 
 // 1/sqrt x: rsqrt14 (2^-14) and one Newton step y + (y/2)(1 - x y^2) whose
-// last FMA is the only rounding that matters: <= 1 ULP; rsqrt14 itself at
-// ±0 and ±Inf (±Inf, ±0; below zero both are NaN).
+// last FMA is the only rounding that matters: <= 1 ULP (all 2^32 inputs
+// checked with SYNOPS_UNARY_EXHAUSTIVE=1); rsqrt14 itself at ±0 and +Inf
+// (±Inf, +0), which are exactly the lanes where e = 1 - x y^2 is NaN with a
+// non-NaN y (below zero, and for NaN, y is NaN already).
 HWY_INLINE __m512 Rsqrt(__m512 x) {
   const __m512 y0 = _mm512_rsqrt14_ps(x);
   const __m512 e = _mm512_fnmadd_ps(_mm512_mul_ps(x, y0), y0, C(1.0f));
-  // The last FMA only in the other lanes: the special ones keep y0 (one
-  // uop fewer than a separate blend; the op is compute-bound at L2).
+  // The last FMA only where e is ordered: the other lanes keep y0. One
+  // compare on e instead of a class test of x and a mask inversion: the op
+  // is bound on the two vector ports (-8% time in L1, -13% at L2).
   return _mm512_mask3_fmadd_ps(_mm512_mul_ps(y0, C(0.5f)), e, y0,
-                               static_cast<__mmask16>(~_mm512_fpclass_ps_mask(x, 0x0E)));
+                               _mm512_cmp_ps_mask(e, e, _CMP_ORD_Q));
 }
 
 // Four vectors at once: one through the divider, which runs in parallel with
