@@ -96,7 +96,7 @@ struct Block {
 // A block whose sums are in memory and whose epilogue has not run yet.
 struct Pending {
   bool valid = false;
-  size_t r, m, npix, nb, nc;
+  size_t r, m, npix, nb;
 };
 
 }  // namespace
@@ -114,7 +114,8 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
   int cur = 0;
   auto flush = [&]() {
     if (pending.valid) {
-      a.store(a.ctx, out[cur ^ 1], pending.r, pending.m, pending.npix, pending.nb, pending.nc);
+      const size_t nc = a.nblocks - pending.nb >= 2 ? 32 : 16;
+      a.store(a.ctx, out[cur ^ 1], pending.r, pending.m, pending.npix, pending.nb, nc);
     }
   };
   // Blocks of 32 pixels (16 for a short row without overread) outer, so the
@@ -131,7 +132,7 @@ void GemmImageAmxBf16(const AmxImageArgs& a) {
       }
       flush();
       Block::Store(wide, two, out[cur]);
-      pending = {true, r, m, npix, nb, size_t{two ? 32u : 16u}};
+      pending = {true, r, m, npix, nb};
       cur ^= 1;
     }
   };

@@ -33,6 +33,16 @@ struct Bf16Dot {
 // port-5 uops.
 inline __mmask16 Denormals(__m512 v) { return _mm512_fpclass_ps_mask(v, 0x20); }
 
+// 16 values: vcvtneps2bf16, with the integer rounding for lanes it would
+// flush (the AMX epilogue's single-block case and the depthwise row).
+struct StoreBf16Cvt {
+  static void Store(uint16_t* d, __mmask16 m, __m512 v) {
+    const __m256i h = __builtin_expect(Denormals(v) != 0, 0) ? ToBf16(v)
+                                                              : (__m256i)_mm512_cvtneps_pbh(v);
+    _mm256_mask_storeu_epi16(d, m, h);
+  }
+};
+
 // One pixel run of an AMX block: sums[i * 32 + j] -> dst NHWC, nx pixels
 // from `base` (element index of channel c0), nc <= 32 channels.
 template <Activation A, bool kBf16, bool kTwo>
@@ -57,8 +67,7 @@ void StoreBlockRun(const Epilogue& e, const float* sums, size_t nx, size_t strid
           _mm512_mask_storeu_epi16(d, _mm512_kunpackw(m1, m0), h);
         }
       } else {
-        const __m256i h = Denormals(v0) != 0 ? ToBf16(v0) : (__m256i)_mm512_cvtneps_pbh(v0);
-        _mm256_mask_storeu_epi16(d, m0, h);
+        StoreBf16Cvt::Store(d, m0, v0);
       }
     } else {
       float* d = reinterpret_cast<float*>(dst) + base;
@@ -186,19 +195,6 @@ void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sum
   }
   StorePixels(StoreRunAvx512, g, e, sums, 32, n, oy, ox, vw, npix, c0, nc, dst);
 }
-
-namespace {
-
-// vcvtneps2bf16, with the integer rounding for lanes it would flush.
-struct StoreBf16Cvt {
-  static void Store(uint16_t* d, __mmask16 m, __m512 v) {
-    const __m256i h = __builtin_expect(Denormals(v) != 0, 0) ? ToBf16(v)
-                                                              : (__m256i)_mm512_cvtneps_pbh(v);
-    _mm256_mask_storeu_epi16(d, m, h);
-  }
-};
-
-}  // namespace
 
 void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,
                                size_t n, size_t oy, uint8_t* dst) {
