@@ -43,8 +43,6 @@ conv16b_check::Problem MakeVariant(const Shape& s, const Variant& v) {
   return conv16b_bench::MakeProblem(s, v.format, v.type, v.activation);
 }
 
-using conv16b_bench::Flops;
-
 // Times Forward of `shape` in `variant` with algorithm `name` (nullptr: the
 // one Create selects): FLOP/s and bytes/s (source read + destination
 // written, the copy baseline's accounting).
@@ -73,18 +71,11 @@ void Register(const std::string& label, const Shape& shape, const Variant& varia
     const AlignedVector<uint8_t> src(pr.src.begin(), pr.src.end());
     AlignedVector<uint8_t> buf((*conv)->ExternalBufferSize());
     AlignedVector<uint8_t> dst(dst_bytes);
-    for (auto _ : state) {
-      if (!(*conv)->Forward(src.data(), buf.data(), dst.data()).ok()) {
-        state.SkipWithError("Forward failed");
-        return;
-      }
-      benchmark::ClobberMemory();
+    if (!conv16b_bench::TimeForward(state, **conv, pr, src.data(), buf.data(), dst.data())) {
+      return;
     }
-    state.counters["FLOPS"] =
-        benchmark::Counter(Flops(pr) * state.iterations(), benchmark::Counter::kIsRate);
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
                             static_cast<int64_t>(src.size() + dst_bytes));
-    state.SetLabel((*conv)->Info());
   })->Unit(benchmark::kMillisecond);
 }
 

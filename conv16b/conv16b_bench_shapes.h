@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <random>
 
+#include "benchmark/benchmark.h"
+#include "conv16b/conv16b.h"
 #include "conv16b/conv16b_check.h"
 
 namespace synops {
@@ -61,6 +63,24 @@ inline conv16b_check::Problem MakeProblem(const Shape& s,
 inline double Flops(const conv16b_check::Problem& pr) {
   const ConvParams& p = pr.p;
   return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
+}
+
+// The timed loop of both benchmarks: conv.Forward(src, buf, dst) per
+// iteration, FLOP/s and the selected algorithm as label. False (the
+// benchmark marked as failed) if a Forward fails.
+inline bool TimeForward(benchmark::State& state, const Convolution16b& conv,
+                        const conv16b_check::Problem& pr, const void* src, void* buf, void* dst) {
+  for (auto _ : state) {
+    if (!conv.Forward(src, buf, dst).ok()) {
+      state.SkipWithError("Forward failed");
+      return false;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["FLOPS"] =
+      benchmark::Counter(Flops(pr) * state.iterations(), benchmark::Counter::kIsRate);
+  state.SetLabel(conv.Info());
+  return true;
 }
 
 }  // namespace conv16b_bench

@@ -86,16 +86,7 @@ void BM_Conv16b(benchmark::State& state, Shape shape) {
     state.SkipWithError(error.c_str());
     return;
   }
-  for (auto _ : state) {
-    if (!(*conv)->Forward(src.data(), buf.data(), dst.data()).ok()) {
-      state.SkipWithError("Forward failed");
-      return;
-    }
-    benchmark::ClobberMemory();
-  }
-  state.counters["FLOPS"] =
-      benchmark::Counter(Flops(pr) * state.iterations(), benchmark::Counter::kIsRate);
-  state.SetLabel((*conv)->Info());
+  conv16b_bench::TimeForward(state, **conv, pr, src.data(), buf.data(), dst.data());
 }
 
 void BM_OneDnn(benchmark::State& state, Shape shape) {
