@@ -269,24 +269,6 @@ void StoreOutputVector(const Geometry& g, const Epilogue& e, const float* sums, 
   }
 }
 
-const std::vector<AlgorithmSpec>& Algorithms() {
-  static const std::vector<AlgorithmSpec>* const specs = [] {
-    auto* v = new std::vector<AlgorithmSpec>();
-    for (const AlgorithmSpec& s : DepthwiseAlgorithms()) v->push_back(s);
-    for (const AlgorithmSpec& s : GemmAlgorithms()) v->push_back(s);
-    v->push_back(RefAlgorithm());
-    return v;
-  }();
-  return *specs;
-}
-
-const AlgorithmSpec* FindAlgorithm(absl::string_view name) {
-  for (const AlgorithmSpec& s : Algorithms()) {
-    if (name == s.name) return &s;
-  }
-  return nullptr;
-}
-
 }  // namespace conv16b_internal
 
 // Builds contexts (a friend of Convolution16b).
@@ -335,12 +317,7 @@ absl::StatusOr<std::unique_ptr<Convolution16b>> Convolution16b::Create(size_t ba
   using namespace conv16b_internal;  // NOLINT
   absl::StatusOr<Geometry> g = Validate(batch, params);
   if (!g.ok()) return g.status();
-  for (const AlgorithmSpec& spec : Algorithms()) {
-    if (IsaAllowed(spec.isa) && spec.supports(*g)) {
-      return Conv16bFactory::Make(*g, compatibility, spec);
-    }
-  }
-  return Conv16bFactory::Make(*g, compatibility, RefAlgorithm());
+  return Conv16bFactory::Make(*g, compatibility, SelectAlgorithm(*g, IsaAllowed));
 }
 
 size_t Convolution16b::ExternalBufferSize() const { return algorithm_->ExternalBufferSize(); }

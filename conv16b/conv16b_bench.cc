@@ -10,7 +10,7 @@
 #include "benchmark/benchmark.h"
 #include "conv16b/conv16b_bench_shapes.h"
 #include "conv16b/conv16b_check.h"
-#include "conv16b/conv16b_gemm.h"
+#include "conv16b/conv16b_kernels.h"
 #include "conv16b/conv16b_internal.h"
 #include "core/aligned.h"
 #include "testing/bench_util.h"
@@ -96,7 +96,7 @@ void RegisterAll() {
   benchmark::RegisterBenchmark("Peak/amx_bf16/tdpbf16ps", [](benchmark::State& state) {
     if (!testing::SkipUnlessSupported(state, Isa::kAmxBf16)) return;
     double flops = 0;
-    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAmxBf16(1 << 14));
+    for (auto _ : state) flops += static_cast<double>(conv16b_internal::amx_bf16::Peak(1 << 14));
     state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
   });
   // One 32 x 32 output block per iteration (tiles zeroed, loaded,
@@ -112,7 +112,7 @@ void RegisterAll() {
       double flops = 0;
       for (auto _ : state) {
         flops += static_cast<double>(
-            conv16b_internal::PeakAmxBf16Loads(4608 / chunks, a.data(), b.data(), chunks));
+            conv16b_internal::amx_bf16::PeakLoads(4608 / chunks, a.data(), b.data(), chunks));
       }
       state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
     });
@@ -122,7 +122,7 @@ void RegisterAll() {
     for (const auto& spec : conv16b_internal::Algorithms()) {
       // Only the algorithms whose selection rule accepts the shape.
       auto geometry = conv16b_internal::Validate(1, conv16b_bench::MakeProblem(shape).p);
-      if (!geometry.ok() || !spec.supports(*geometry)) continue;
+      if (!geometry.ok() || spec.test_only || !spec.supports(*geometry)) continue;
       Register(std::string("Conv16b/") + spec.name + "/" + shape.label, shape, kNhwcBf16,
                spec.name, spec.isa);
     }

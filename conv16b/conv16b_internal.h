@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -68,24 +69,24 @@ struct AlgorithmSpec {
   Isa isa;
   bool (*supports)(const Geometry&);
   std::unique_ptr<Algorithm> (*make)(const Geometry&);
+  // Registered by a test library (RegisterTestAlgorithms): run by tests,
+  // the fuzzer and synbench, never selected by Create.
+  bool test_only = false;
 };
 
-// Every algorithm compiled in, in selection order (first supported and
-// allowed wins), ref::direct last. Selection rules:
-//   1. avx512::nhwc_depthwise   group == srcC == dstC (depthwise), AVX-512
-//   2. amx_bf16::nchw_gemm      NCHW 1x1 stride 1, srcC / group a multiple of
-//                               32, AMX-BF16
-//   3. amx_bf16::nhwc_gemm      srcC / group a multiple of 32, AMX-BF16
-//   4. amx_bf16::nhwc_im2row    the other non-depthwise geometries, AMX-BF16
-//   5. avx512bf16::nhwc_gemm    any geometry, AVX512-BF16
-//   6. avx512::nhwc_gemm        any geometry, AVX-512
-//   7. ref::direct              any geometry
-// On aarch64: neon::nhwc_depthwise (depthwise), neon_bf16::nhwc_gemm (BFDOT),
-// neon::nhwc_gemm, ref::direct.
-// The NHWC algorithms run NCHW problems through 16x16 transposes of src and
-// dst (AVX-512) or element copies (NEON).
+// Every algorithm compiled in, in selection order (the list and its rules:
+// conv16b_algorithms.cc), then the test-only ones registered so far.
 const std::vector<AlgorithmSpec>& Algorithms();
 const AlgorithmSpec* FindAlgorithm(absl::string_view name);
+
+// The algorithm Create picks for `g` when `available` says which ISAs may
+// run: the first one that is not test-only, is available and supports `g`
+// (ref::direct supports every geometry).
+const AlgorithmSpec& SelectAlgorithm(const Geometry& g, const std::function<bool(Isa)>& available);
+
+// Appends test-only algorithms to Algorithms() (from a static initializer
+// of a test library, e.g. //conv16b:amx_emu); returns true.
+bool RegisterTestAlgorithms(const std::vector<AlgorithmSpec>& specs);
 
 // Validates `params` exactly like Convolution16b::Create.
 absl::StatusOr<Geometry> Validate(size_t batch, const ConvParams& params);
@@ -192,10 +193,8 @@ void StoreOutputVector(const Geometry& g, const Epilogue& e, const float* sums, 
                        size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
                        uint8_t* dst);
 
-// Algorithm specs of each source file.
+// ref::direct (conv16b_ref.cc).
 AlgorithmSpec RefAlgorithm();
-std::vector<AlgorithmSpec> GemmAlgorithms();       // empty off x86
-std::vector<AlgorithmSpec> DepthwiseAlgorithms();  // empty off x86
 
 }  // namespace conv16b_internal
 }  // namespace synops

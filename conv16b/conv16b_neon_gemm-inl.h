@@ -1,4 +1,4 @@
-// The NEON GEMM row of conv16b_gemm.h, templated on how a pair of BF16
+// The NEON GEMM row of conv16b_kernels.h, templated on how a pair of BF16
 // products is accumulated (BFDOT, or widening to FP32 and two FMAs). Tiles
 // of up to 4 pixels x 16 output channels (16 accumulators). Included by the
 // per-ISA files, each compiled with its own -march.
@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "conv16b/conv16b_gemm.h"
+#include "conv16b/conv16b_kernels.h"
 
 namespace synops {
 namespace conv16b_internal {

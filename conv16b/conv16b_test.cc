@@ -463,43 +463,58 @@ TEST(Conv16bSelection, Rules) {
     auto g = conv16b_internal::Validate(1, p);
     std::string want = "ref::direct";
     for (const auto& s : all) {
-      if (IsaAllowed(s.isa) && s.supports(*g)) {
+      if (!s.test_only && IsaAllowed(s.isa) && s.supports(*g)) {
         want = s.name;
         break;
       }
     }
     EXPECT_EQ(info(p).rfind(want, 0), 0u) << info(p) << " vs " << want;
   }
+}
+
+// The rules of every CPU class, whatever this CPU has: SelectAlgorithm with
+// the ISAs of a simulated x86 class (an ISA tier is available when it is at
+// most the class's tier). So the geometry rules that send problems to AMX
+// are tested on machines without AMX too.
+TEST(Conv16bSelection, RulesOfEveryCpuClass) {
 #if defined(__x86_64__)
-  if (CpuSupports(Isa::kAvx512Bf16) && conv16b_internal::FindAlgorithm("avx512bf16::nhwc_gemm") &&
-      conv16b_internal::FindAlgorithm("avx512::nhwc_depthwise")) {
-    if (CpuSupports(Isa::kAmxBf16)) {
-      const ConvParams amx = Params(64, 8, 8, 16, 3, 3, 1, 1, 1, 2);  // 32 channels per group
-      EXPECT_EQ(info(amx).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(amx);
-      // 16 channels per group: not whole 32-channel chunks.
-      EXPECT_EQ(info(dense).rfind("amx_bf16::nhwc_im2row", 0), 0u) << info(dense);
-      ConvParams nchw = Params(64, 8, 8, 16, 1, 1);
-      nchw.srcF = nchw.dstF = TensorFormat::kNchw;
-      EXPECT_EQ(info(nchw).rfind("amx_bf16::nchw_gemm", 0), 0u) << info(nchw);
-      nchw.strideX = nchw.strideY = 2;
-      conv16b_check::SetOutputSize(&nchw);
-      EXPECT_EQ(info(nchw).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(nchw);
-      ConvParams nchw3 = amx;
-      nchw3.srcF = nchw3.dstF = TensorFormat::kNchw;
-      EXPECT_EQ(info(nchw3).rfind("amx_bf16::nhwc_gemm", 0), 0u) << info(nchw3);
-      SetMaxIsa(Isa::kAvx512Bf16);
-      EXPECT_EQ(info(amx).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(amx);
-      EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
-      SetMaxIsa(std::nullopt);
-    } else {
-      EXPECT_EQ(info(dense).rfind("avx512bf16::nhwc_gemm", 0), 0u) << info(dense);
-    }
-    EXPECT_EQ(info(depthwise).rfind("avx512bf16::nhwc_depthwise", 0), 0u) << info(depthwise);
-    SetMaxIsa(Isa::kAvx512);
-    EXPECT_EQ(info(dense).rfind("avx512::nhwc_gemm", 0), 0u) << info(dense);
-    EXPECT_EQ(info(depthwise).rfind("avx512::nhwc_depthwise", 0), 0u) << info(depthwise);
-    SetMaxIsa(std::nullopt);
+  auto pick = [](const ConvParams& p, Isa max) -> std::string {
+    auto g = conv16b_internal::Validate(1, p);
+    EXPECT_TRUE(g.ok());
+    return conv16b_internal::SelectAlgorithm(*g, [max](Isa isa) { return isa <= max; }).name;
+  };
+  const ConvParams dense = Params(16, 8, 8, 16, 3, 3, 1, 1, 1);  // 16 channels per group
+  const ConvParams depthwise = Params(16, 8, 8, 16, 3, 3, 1, 1, 1, 16);
+  const ConvParams amx = Params(64, 8, 8, 16, 3, 3, 1, 1, 1, 2);  // 32 channels per group
+  ConvParams nchw = Params(64, 8, 8, 16, 1, 1);
+  nchw.srcF = nchw.dstF = TensorFormat::kNchw;
+  ConvParams nchw_s2 = nchw;
+  nchw_s2.strideX = nchw_s2.strideY = 2;
+  conv16b_check::SetOutputSize(&nchw_s2);
+  ConvParams nchw3 = amx;
+  nchw3.srcF = nchw3.dstF = TensorFormat::kNchw;
+  const ConvParams stem = Params(3, 16, 16, 32, 3, 3, 2, 1, 1);
+  // AMX-BF16 (Sapphire Rapids).
+  EXPECT_EQ(pick(amx, Isa::kAmxBf16), "amx_bf16::nhwc_gemm");
+  EXPECT_EQ(pick(dense, Isa::kAmxBf16), "amx_bf16::nhwc_im2row");
+  EXPECT_EQ(pick(stem, Isa::kAmxBf16), "amx_bf16::nhwc_im2row");
+  EXPECT_EQ(pick(nchw, Isa::kAmxBf16), "amx_bf16::nchw_gemm");
+  EXPECT_EQ(pick(nchw_s2, Isa::kAmxBf16), "amx_bf16::nhwc_gemm");
+  EXPECT_EQ(pick(nchw3, Isa::kAmxBf16), "amx_bf16::nhwc_gemm");
+  EXPECT_EQ(pick(depthwise, Isa::kAmxBf16), "avx512bf16::nhwc_depthwise");
+  // AVX512-BF16 without AMX (Zen 4/5, Cooper Lake).
+  for (const ConvParams& p : {dense, amx, nchw, stem}) {
+    EXPECT_EQ(pick(p, Isa::kAvx512Bf16), "avx512bf16::nhwc_gemm");
   }
+  EXPECT_EQ(pick(depthwise, Isa::kAvx512Bf16), "avx512bf16::nhwc_depthwise");
+  // AVX-512 (Skylake-X).
+  EXPECT_EQ(pick(dense, Isa::kAvx512), "avx512::nhwc_gemm");
+  EXPECT_EQ(pick(depthwise, Isa::kAvx512), "avx512::nhwc_depthwise");
+  // Nothing vectorized.
+  EXPECT_EQ(pick(dense, Isa::kRef), "ref::direct");
+  EXPECT_EQ(pick(depthwise, Isa::kRef), "ref::direct");
+#else
+  GTEST_SKIP() << "the x86 CPU classes";
 #endif
 }
 

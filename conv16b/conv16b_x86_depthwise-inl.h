@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "conv16b/conv16b_gemm.h"
+#include "conv16b/conv16b_kernels.h"
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_x86_epilogue-inl.h"
 

@@ -1,11 +1,11 @@
-// The register-tiled GEMM row of conv16b_gemm.h, templated on how a pair of
+// The register-tiled GEMM row of conv16b_kernels.h, templated on how a pair of
 // BF16 products is accumulated (vdpbf16ps, or widening to FP32 and two FMAs).
 // Included by the per-ISA files, each compiled with its own -m flags.
 #include <immintrin.h>
 
 #include <cstring>
 
-#include "conv16b/conv16b_gemm.h"
+#include "conv16b/conv16b_kernels.h"
 
 namespace synops {
 namespace conv16b_internal {

@@ -77,7 +77,7 @@ class Conv16bDriver : public OpDriver {
     conv16b_check::FillRandom(&pr_, false, &rng);
     for (const auto& spec : conv16b_internal::Algorithms()) {
       if (!spec.supports(*geometry)) continue;
-      kernels_.push_back({spec.name, spec.isa});
+      kernels_.push_back({spec.name, spec.isa, spec.test_only});
       if (!CpuSupports(spec.isa)) continue;
       auto conv = conv16b_internal::CreateWithAlgorithm(pr_.batch, p, 0, spec.name);
       if (!conv.ok()) return conv.status();

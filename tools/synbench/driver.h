@@ -17,6 +17,9 @@ namespace synbench {
 struct KernelInfo {
   std::string name;
   Isa isa;
+  // A kernel for tests only (conv16b's amx_emu::*, the AMX algorithms on the
+  // tile emulator): checked, never timed.
+  bool test_only = false;
 };
 
 struct CheckResult {

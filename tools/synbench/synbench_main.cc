@@ -96,6 +96,11 @@ int Run(const Options& opt) {
                     k.name.c_str(), IsaName(k.isa));
         continue;
       }
+      if (k.test_only && !opt.check) {
+        std::printf("%-12s %-40s %-11s skip (test-only kernel: checked, not timed)\n",
+                    problem->op().c_str(), text.c_str(), k.name.c_str());
+        continue;
+      }
       std::string check = "-";
       char err[32] = "-";
       if (opt.check) {
@@ -114,7 +119,7 @@ int Run(const Options& opt) {
         }
       }
       char time_us[32] = "-", gbs[32] = "-", gflops[32] = "-", vs_ref[32] = "-";
-      if (opt.perf) {
+      if (opt.perf && !k.test_only) {
         const double t = k.isa == Isa::kRef ? ref_time : TimeKernel(*driver, k.name, opt.min_time);
         std::snprintf(time_us, sizeof(time_us), "%.2f", t * 1e6);
         std::snprintf(gbs, sizeof(gbs), "%.2f", driver->Bytes() / t * 1e-9);

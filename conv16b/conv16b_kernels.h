@@ -1,5 +1,5 @@
-// The NHWC GEMM and depthwise microkernels (one file per ISA) and the
-// arguments the drivers in conv16b_gemm.cc pass them.
+// The microkernels (one file per ISA) and the arguments the drivers of
+// conv16b_drivers.h pass them.
 #ifndef SYNOPS_CONV16B_CONV16B_GEMM_H_
 #define SYNOPS_CONV16B_CONV16B_GEMM_H_
 
@@ -189,18 +189,29 @@ void InterleavePairsAvx512(const void* src, bool f32, size_t plane, size_t width
 // vdpbf16ps; return the FLOPs performed.
 uint64_t PeakAvx512(uint64_t iterations);
 uint64_t PeakAvx512Bf16(uint64_t iterations);
-// conv16b_amx.cc: AMX tiles.
-void GemmImageAmxBf16(const AmxImageArgs& args);
-void GemmImageNchwAmxBf16(const AmxNchwArgs& args);
-uint64_t PeakAmxBf16(uint64_t iterations);
+#endif
+
+#if defined(__x86_64__)
+// conv16b_amx.cc, built twice from the same source: with the AMX
+// instructions (namespace amx_bf16, //conv16b) and against the tile emulator
+// of core/amx_emu (namespace amx_emu, //conv16b:amx_emu, tests only).
+namespace amx_bf16 {
+void GemmImage(const AmxImageArgs& args);
+void GemmImageNchw(const AmxNchwArgs& args);
+// Compute peak: a loop of independent tdpbf16ps; returns the FLOPs.
+uint64_t Peak(uint64_t iterations);
 // The kernel's 2x2 tile step with its tile loads, one 32 x 32 block per
 // iteration (tiles zeroed first, stored last): A = 32 rows x 8 chunks
 // (16 KiB, 64-byte aligned), B = two blocks of b_chunks chunks (2 *
 // b_chunks KiB, aligned, streaming hint like the kernel): the bound of the
 // kernel's block at K = 32 * b_chunks, B in L1 up to ~16 chunks, from L2
 // above.
-uint64_t PeakAmxBf16Loads(uint64_t iterations, const uint16_t* a, const uint16_t* b,
-                          size_t b_chunks);
+uint64_t PeakLoads(uint64_t iterations, const uint16_t* a, const uint16_t* b, size_t b_chunks);
+}  // namespace amx_bf16
+namespace amx_emu {
+void GemmImage(const AmxImageArgs& args);
+void GemmImageNchw(const AmxNchwArgs& args);
+}  // namespace amx_emu
 #endif
 
 #if defined(__aarch64__)

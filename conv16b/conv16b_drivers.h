@@ -1,0 +1,68 @@
+// The algorithm families (one driver file each) and the geometry rules that
+// send a problem to them; conv16b_algorithms.cc lists them in selection
+// order.
+#ifndef SYNOPS_CONV16B_CONV16B_DRIVERS_H_
+#define SYNOPS_CONV16B_CONV16B_DRIVERS_H_
+
+#include <memory>
+
+#include "conv16b/conv16b_internal.h"
+#include "conv16b/conv16b_kernels.h"
+
+namespace synops {
+namespace conv16b_internal {
+
+// ---- geometry rules (conv16b_algorithms.cc)
+
+bool AnyGeometry(const Geometry& g);
+// group == srcC == dstC.
+bool IsDepthwise(const Geometry& g);
+// AMX reads 32 input channels of a tap per tile row: whole chunks only.
+bool AmxFits(const Geometry& g);
+// NCHW in and out, 1x1, stride 1, whole 32-channel groups.
+bool AmxNchwFits(const Geometry& g);
+// Groups that are not whole 32-channel chunks, except depthwise.
+bool AmxIm2RowFits(const Geometry& g);
+
+// ---- conv16b_gemm_driver.cc: nhwc_gemm, any geometry. Direct convolution
+// over pair-interleaved packed weights with a GEMM row microkernel, reading
+// a zero-padded BF16 NHWC copy of each source image (a BF16 NHWC source
+// without padding, even channel groups, is read in place); each output row
+// of sums goes through `store`.
+std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store);
+
+// ---- conv16b_depthwise.cc: nhwc_depthwise (the padded copy and a row
+// microkernel, NEON) and, on x86, the FP32-ring depthwise.
+std::unique_ptr<Algorithm> MakeNhwcDepthwise(const Geometry& g, DepthwiseRowFn row,
+                                             StoreRowFn store);
+#if defined(__x86_64__)
+std::unique_ptr<Algorithm> MakeDepthwiseF32(const Geometry& g, DepthwiseRowF32Fn row);
+
+// ---- conv16b_amx_driver.cc and conv16b_im2row.cc: the AMX algorithms. The
+// kernels come from conv16b_amx.cc: built with the AMX instructions
+// (amx_bf16::) or against the tile emulator (amx_emu::, tests only).
+struct AmxKernels {
+  void (*image)(const AmxImageArgs& args);
+  void (*nchw)(const AmxNchwArgs& args);
+};
+// Where AMX blocks of an NHWC algorithm go (the AmxImageArgs store): pixel
+// p0 + m0 of a run of `row` is virtual pixel (row + pix / vw, pix % vw) of
+// image n; block nb's channels start at c0 + 16 * nb.
+struct AmxStoreContext {
+  const Geometry* g;
+  const Epilogue* e;
+  size_t n, c0, vw, p0;
+  uint8_t* dst;
+
+  static void Store(const void* c, const float* out, size_t row, size_t m0, size_t npix,
+                    size_t nb, size_t nc);
+};
+std::unique_ptr<Algorithm> MakeAmxGemm(const Geometry& g, const AmxKernels& k);
+std::unique_ptr<Algorithm> MakeAmxNchwGemm(const Geometry& g, const AmxKernels& k);
+std::unique_ptr<Algorithm> MakeAmxIm2Row(const Geometry& g, const AmxKernels& k);
+#endif
+
+}  // namespace conv16b_internal
+}  // namespace synops
+
+#endif  // SYNOPS_CONV16B_CONV16B_DRIVERS_H_

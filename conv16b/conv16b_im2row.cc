@@ -1,0 +1,149 @@
+// amx nhwc_im2row (conv16b_drivers.h): im2row bands multiplied by the AMX
+// image kernel as a 1x1 convolution.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "bf16/bf16.h"
+#include "conv16b/conv16b_drivers.h"
+#include "conv16b/conv16b_internal.h"
+#include "conv16b/conv16b_kernels.h"
+#include "conv16b/conv16b_pack.h"
+
+namespace synops {
+namespace conv16b_internal {
+
+#if defined(__x86_64__)
+namespace {
+
+// AMX for input-channel groups that are not whole 32-channel chunks (the
+// 3-channel stem, 16- or 24-channel layers): bands of output rows are
+// gathered into im2row rows of K = kernelY * kernelX * icg values padded to
+// a multiple of 32, and multiplied as a 1x1 convolution.
+class AmxIm2Row : public PackedGemm {
+ public:
+  AmxIm2Row(const Geometry& g, const AmxKernels& k)
+      : PackedGemm(g, g.icg, RoundUp(g.p.kernelY * g.p.kernelX * g.icg, 32)),
+        k_(k),
+        pad_(g, g.icg) {
+    const ConvParams& p = g.p;
+    kp_ = RoundUp(p.kernelY * p.kernelX * g.icg, 32);
+    nblocks_ = (g.ocg + 15) / 16;
+    // A band of whole output rows of about 32 KiB of im2row rows.
+    band_rows_ = std::max<size_t>(1, std::min(p.dstH, 32768 / (kp_ * 2 * p.dstW)));
+    band_pixels_ = band_rows_ * p.dstW;
+    // Taps of one kernel row are one run of source pixels when dilationX is
+    // 1 and a pixel is exactly the group's channels.
+    const bool runs = p.dilationX == 1 && p.group == 1;
+    size_t pos = 0;  // of the segment in the im2row row
+    for (size_t ky = 0; ky < p.kernelY; ++ky) {
+      for (size_t kx = 0; kx < p.kernelX; ++kx) {
+        if (runs && kx > 0) break;
+        const size_t offset = (ky * p.dilationY * pad_.pw + kx * p.dilationX) * pad_.cp;
+        const size_t len = runs ? p.kernelX * g.icg : g.icg;
+        // Split the segment [pos, pos + len) at 32-element chunk borders.
+        for (size_t at = pos; at < pos + len;) {
+          const size_t c = at / 32, end = std::min(pos + len, (c + 1) * 32);
+          const uint32_t lanes = static_cast<uint32_t>(end - at);
+          const uint32_t first = static_cast<uint32_t>(at - c * 32);
+          pieces_.push_back({c, static_cast<ptrdiff_t>(offset + at - pos) -
+                                    static_cast<ptrdiff_t>(first),
+                             static_cast<uint32_t>(((uint64_t{1} << lanes) - 1) << first)});
+          at = end;
+        }
+        pos += len;
+      }
+    }
+    std::stable_sort(pieces_.begin(), pieces_.end(),
+                     [](const Piece& x, const Piece& y) { return x.chunk < y.chunk; });
+    for (const Piece& piece : pieces_) {
+      chunk_.push_back(piece.chunk);
+      offset_.push_back(piece.offset);
+      mask_.push_back(piece.mask);
+    }
+  }
+
+  size_t ExternalBufferSize() const override {
+    return pad_.Bytes() + 64 + (band_pixels_ + 32) * kp_ * sizeof(uint16_t) + 64;
+  }
+
+  void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+               const Epilogue& e) const override {
+    const ConvParams& p = geo_.p;
+    uint16_t* padded = reinterpret_cast<uint16_t*>(Align64(buf));
+    uint16_t* rows = reinterpret_cast<uint16_t*>(Align64(buf + 64 + pad_.Bytes()));
+    // The 32 rows the kernel may read past a band stay zero.
+    std::memset(rows + band_pixels_ * kp_, 0, 32 * kp_ * sizeof(uint16_t));
+    const size_t zero_tap = 0;
+    AmxStoreContext ctx{&geo_, &e, 0, 0, p.dstW, 0, dst};
+    Im2RowArgs im;
+    im.pw = pad_.pw;
+    im.cp = pad_.cp;
+    im.stride_y = p.strideY;
+    im.stride_x = p.strideX;
+    im.dst_w = p.dstW;
+    im.chunk = chunk_.data();
+    im.offset = offset_.data();
+    im.mask = mask_.data();
+    im.npieces = chunk_.size();
+    im.kp = kp_;
+    im.out = rows;
+    AmxImageArgs a;
+    a.src = rows;
+    a.rows = 1;
+    a.row_stride = 0;
+    a.pixel_stride = kp_;
+    a.overread = true;
+    a.taps = &zero_tap;
+    a.ntaps = 1;
+    a.chunks = kp_ / 32;
+    a.nblocks = nblocks_;
+    a.store = &AmxStoreContext::Store;
+    a.ctx = &ctx;
+    const size_t total = p.dstH * p.dstW;
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      pad_.Fill(geo_, src, n, padded);
+      ctx.n = n;
+      for (size_t p0 = 0; p0 < total; p0 += band_pixels_) {
+        const size_t npix = std::min(band_pixels_, total - p0);
+        ctx.p0 = p0;
+        for (size_t gr = 0; gr < p.group; ++gr) {
+          im.src = padded + gr * geo_.icg;
+          im.p0 = p0;
+          im.npix = npix;
+          Im2RowAvx512(im);
+          a.pixels = npix;
+          a.weight = GroupWeights(gr);
+          ctx.c0 = gr * geo_.ocg;
+          k_.image(a);
+        }
+      }
+    }
+  }
+
+ private:
+  AmxKernels k_;
+  PaddedSource pad_;
+  size_t kp_, nblocks_, band_rows_, band_pixels_;
+  struct Piece {
+    size_t chunk;
+    ptrdiff_t offset;
+    uint32_t mask;
+  };
+  std::vector<Piece> pieces_;
+  std::vector<size_t> chunk_;
+  std::vector<ptrdiff_t> offset_;
+  std::vector<uint32_t> mask_;
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> MakeAmxIm2Row(const Geometry& g, const AmxKernels& k) {
+  return std::make_unique<AmxIm2Row>(g, k);
+}
+#endif
+
+}  // namespace conv16b_internal
+}  // namespace synops

@@ -1,0 +1,143 @@
+// Packing shared by the fast algorithms' drivers (conv16b_pack.h).
+#include "conv16b/conv16b_pack.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "bf16/bf16.h"
+#include "bf16/bf16_kernels.h"
+#include "conv16b/conv16b_kernels.h"
+
+namespace synops {
+namespace conv16b_internal {
+
+PaddedSource::PaddedSource(const Geometry& g, size_t icp_, bool shared_gap) {
+  const ConvParams& p = g.p;
+  ph = p.srcH + p.padY + p.padH;
+  pw = p.srcW + p.padX + p.padW;
+  // Every output column must still fit a row: dstW <= srcW + gap.
+  const size_t gap = std::max(p.padX, p.padW);
+  if (shared_gap && std::min(p.padX, p.padW) <= (p.kernelX - 1) * p.dilationX) {
+    pw = p.srcW + gap;
+  }
+  icp = icp_;
+  cp = p.group * icp;
+}
+
+void PaddedSource::Fill(const Geometry& g, const uint8_t* src, size_t n, uint16_t* out) const {
+  const ConvParams& p = g.p;
+  const size_t row = pw * cp;
+  // Borders.
+  std::memset(out, 0, p.padY * row * sizeof(uint16_t));
+  std::memset(out + (p.padY + p.srcH) * row, 0, p.padH * row * sizeof(uint16_t));
+  for (size_t y = 0; y < p.srcH; ++y) {
+    uint16_t* r = out + (y + p.padY) * row;
+    std::memset(r, 0, p.padX * cp * sizeof(uint16_t));
+    std::memset(r + (p.padX + p.srcW) * cp, 0,
+                (pw - p.padX - p.srcW) * cp * sizeof(uint16_t));
+  }
+  const bool f32 = p.srcT == DataType::k32f;
+  const float* s32 = reinterpret_cast<const float*>(src) + n * g.src_image;
+  const uint16_t* s16 = reinterpret_cast<const uint16_t*>(src) + n * g.src_image;
+  if (p.srcF == TensorFormat::kNhwc) {
+    const Fp32ToBf16Fn convert = Fp32ToBf16Kernels().Best().fn;
+    for (size_t y = 0; y < p.srcH; ++y) {
+      uint16_t* d = out + ((y + p.padY) * pw + p.padX) * cp;
+      const size_t s = y * p.srcW * p.srcC;
+      if (icp == g.icg) {
+        if (f32) {
+          convert(s32 + s, p.srcW * p.srcC, d);
+        } else {
+          std::memcpy(d, s16 + s, p.srcW * p.srcC * sizeof(uint16_t));
+        }
+        continue;
+      }
+      for (size_t x = 0; x < p.srcW; ++x) {
+        for (size_t gr = 0; gr < p.group; ++gr) {
+          uint16_t* dd = d + x * cp + gr * icp;
+          const size_t ss = s + x * p.srcC + gr * g.icg;
+          if (f32) {
+            convert(s32 + ss, g.icg, dd);
+          } else {
+            std::memcpy(dd, s16 + ss, g.icg * sizeof(uint16_t));
+          }
+          std::fill(dd + g.icg, dd + icp, uint16_t{0});
+        }
+      }
+    }
+    return;
+  }
+  // NCHW: transpose plane by plane.
+  const size_t plane = p.srcH * p.srcW;
+#if defined(__x86_64__)
+  if (icp == g.icg && CpuSupports(Isa::kAvx512)) {
+    const uint8_t* image = src + n * g.src_image * (f32 ? 4 : 2);
+    for (size_t y = 0; y < p.srcH; ++y) {
+      PlanarToNhwcAvx512(image + y * p.srcW * (f32 ? 4 : 2), f32, plane, p.srcC, p.srcW,
+                         out + ((y + p.padY) * pw + p.padX) * cp, cp);
+    }
+    return;
+  }
+#elif defined(__aarch64__)
+  if (icp == g.icg) {
+    const uint8_t* image = src + n * g.src_image * (f32 ? 4 : 2);
+    for (size_t y = 0; y < p.srcH; ++y) {
+      PlanarToNhwcNeon(image + y * p.srcW * (f32 ? 4 : 2), f32, plane, p.srcC, p.srcW,
+                       out + ((y + p.padY) * pw + p.padX) * cp, cp);
+    }
+    return;
+  }
+#endif
+  if (icp != g.icg) {
+    for (size_t y = 0; y < p.srcH; ++y) {
+      uint16_t* d = out + ((y + p.padY) * pw + p.padX) * cp;
+      for (size_t x = 0; x < p.srcW; ++x)
+        for (size_t gr = 0; gr < p.group; ++gr)
+          std::fill(d + x * cp + gr * icp + g.icg, d + x * cp + (gr + 1) * icp, uint16_t{0});
+    }
+  }
+  for (size_t c = 0; c < p.srcC; ++c) {
+    const size_t dc = (c / g.icg) * icp + c % g.icg;
+    for (size_t y = 0; y < p.srcH; ++y) {
+      uint16_t* d = out + ((y + p.padY) * pw + p.padX) * cp + dc;
+      const size_t s = c * plane + y * p.srcW;
+      if (f32) {
+        for (size_t x = 0; x < p.srcW; ++x) d[x * cp] = Fp32ToBf16(s32[s + x]);
+      } else {
+        for (size_t x = 0; x < p.srcW; ++x) d[x * cp] = s16[s + x];
+      }
+    }
+  }
+}
+
+void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows,
+                uint16_t* out) {
+  const ConvParams& p = g.p;
+  const size_t group_packed = PackPairInterleavedSize(rows, g.ocg, 16);
+  std::vector<uint16_t> b(rows * g.ocg);
+  for (size_t gr = 0; gr < p.group; ++gr) {
+    std::fill(b.begin(), b.end(), uint16_t{0});
+    for (size_t ky = 0; ky < p.kernelY; ++ky)
+      for (size_t kx = 0; kx < p.kernelX; ++kx)
+        for (size_t ic = 0; ic < g.icg; ++ic)
+          for (size_t oc = 0; oc < g.ocg; ++oc)
+            b[((ky * p.kernelX + kx) * icp + ic) * g.ocg + oc] =
+                Fp32ToBf16(WeightAt(weight, g, gr * g.ocg + oc, ic, ky, kx));
+    PackPairInterleavedKernels().Best().fn(b.data(), rows, g.ocg, 16, out + gr * group_packed);
+  }
+}
+
+PackedGemm::PackedGemm(const Geometry& g, size_t icp, size_t rows)
+    : Algorithm(g),
+      icp_(icp),
+      rows_(rows),
+      group_packed_(PackPairInterleavedSize(rows, g.ocg, 16)) {}
+
+void PackedGemm::SetWeights(const float* weight) {
+  packed_.assign(group_packed_ * geo_.p.group, 0);
+  PackGroups(geo_, weight, icp_, rows_, packed_.data());
+}
+
+}  // namespace conv16b_internal
+}  // namespace synops

@@ -1,0 +1,66 @@
+// Source and weight packing shared by the fast algorithms' drivers: the
+// zero-padded BF16 NHWC copy of a source image and the pair-interleaved
+// weight matrices of every group.
+#ifndef SYNOPS_CONV16B_CONV16B_PACK_H_
+#define SYNOPS_CONV16B_CONV16B_PACK_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "conv16b/conv16b_internal.h"
+#include "core/aligned.h"
+
+namespace synops {
+namespace conv16b_internal {
+
+inline size_t RoundUp(size_t v, size_t m) { return (v + m - 1) / m * m; }
+inline uint8_t* Align64(uint8_t* p) {
+  return reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(p) + 63) & ~uintptr_t{63});
+}
+
+// The padded source: [PH][PW][group][icp], icp >= icg (the extra channels and
+// the border are zero); image pixel (y, x) at row y + padY, column x + padX.
+// With `shared_gap` (for flat runs) the rows are only max(padX, padW)
+// columns wider than the image: the zeros between two image rows are the
+// right border of one and the left border of the next (read through the
+// flat run's row wrap), so fewer discarded columns are computed (28x28
+// 3x3: 816 instead of 848 tile rows). The right border of the last row
+// then spills min(padX, padW) pixels past Bytes().
+struct PaddedSource {
+  size_t ph, pw, icp, cp;  // cp = group * icp: elements per pixel
+
+  PaddedSource(const Geometry& g, size_t icp_, bool shared_gap = false);
+  // Pixels of the last row's right border past Bytes() (zero them).
+  size_t Spill(const ConvParams& p) const { return p.padX + p.srcW + p.padW - pw; }
+  size_t Bytes() const { return ph * pw * cp * sizeof(uint16_t); }
+  // Fills `out` from batch item n of `src`.
+  void Fill(const Geometry& g, const uint8_t* src, size_t n, uint16_t* out) const;
+};
+
+// Every group's weights as pair-interleaved (w = 16) `rows` x ocg matrices
+// at out + gr * PackPairInterleavedSize(rows, ocg, 16): row (ky * kernelX +
+// kx) * icp + ic holds tap (ky, kx) of input channel ic < icg; the other
+// rows are zero.
+void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows, uint16_t* out);
+
+// The algorithms whose weights are PackGroups' matrices: `rows` K rows per
+// group, input channels padded to `icp`.
+class PackedGemm : public Algorithm {
+ public:
+  PackedGemm(const Geometry& g, size_t icp, size_t rows);
+
+  size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
+  void SetWeights(const float* weight) override;
+
+ protected:
+  const uint16_t* GroupWeights(size_t gr) const { return packed_.data() + gr * group_packed_; }
+
+ private:
+  size_t icp_, rows_, group_packed_;
+  AlignedVector<uint16_t> packed_;  // 64-byte aligned: AMX tile rows must not straddle lines
+};
+
+}  // namespace conv16b_internal
+}  // namespace synops
+
+#endif  // SYNOPS_CONV16B_CONV16B_PACK_H_
