@@ -18,6 +18,7 @@
 #include "bf16/bf16.h"
 #include "conv16b/conv16b_check.h"
 #include "conv16b/conv16b_internal.h"
+#include "core/cpu.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 
@@ -515,6 +516,82 @@ TEST(Conv16bSelection, RulesOfEveryCpuClass) {
   EXPECT_EQ(pick(depthwise, Isa::kRef), "ref::direct");
 #else
   GTEST_SKIP() << "the x86 CPU classes";
+#endif
+}
+
+// The test-only amx_emu::* algorithms (//conv16b:amx_emu) are registered
+// (the linker kept them), never selected, and follow the same geometry rules
+// as the amx_bf16::* algorithms they emulate.
+TEST(Conv16bSelection, EmulatedAmxFollowsTheAmxRules) {
+#if defined(__x86_64__)
+  for (const char* name : {"nchw_gemm", "nhwc_gemm", "nhwc_im2row"}) {
+    const auto* hw = conv16b_internal::FindAlgorithm(std::string("amx_bf16::") + name);
+    const auto* emu = conv16b_internal::FindAlgorithm(std::string("amx_emu::") + name);
+    ASSERT_NE(hw, nullptr) << name;
+    ASSERT_NE(emu, nullptr) << "amx_emu::" << name << " is not registered";
+    EXPECT_FALSE(hw->test_only);
+    EXPECT_TRUE(emu->test_only);
+    for (const Case& c : Grid()) {
+      for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
+        ConvParams p = c.p;
+        p.srcF = p.dstF = f;
+        auto g = conv16b_internal::Validate(c.batch, p);
+        ASSERT_TRUE(g.ok());
+        EXPECT_EQ(hw->supports(*g), emu->supports(*g)) << name << " " << conv16b_check::ProblemString({c.batch, p});
+        const auto& chosen =
+            conv16b_internal::SelectAlgorithm(*g, [](Isa) { return true; });
+        EXPECT_FALSE(chosen.test_only) << chosen.name;
+      }
+    }
+  }
+#else
+  GTEST_SKIP() << "AMX is x86 only";
+#endif
+}
+
+// On a CPU with AMX: every grid case (both formats, all type combinations)
+// gives the same bits through amx_bf16::* and the emulator's amx_emu::*,
+// so the emulated tests speak for the hardware path.
+TEST(Conv16bSelection, EmulatedAmxIsBitIdenticalToAmx) {
+#if defined(__x86_64__)
+  if (!CpuSupports(Isa::kAmxBf16)) {
+    GTEST_SKIP() << "needs AMX-BF16 (amx_bf16::* against amx_emu::*), which this CPU lacks: "
+                 << CpuFeaturesString();
+  }
+  std::mt19937 rng(11);
+  int compared = 0;
+  for (const char* name : {"nchw_gemm", "nhwc_gemm", "nhwc_im2row"}) {
+    const std::string hw = std::string("amx_bf16::") + name, emu = std::string("amx_emu::") + name;
+    for (const Case& c : Grid()) {
+      for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
+        for (DataType st : {DataType::k32f, DataType::k16b}) {
+          for (DataType dt : {DataType::k32f, DataType::k16b}) {
+            Problem pr;
+            pr.batch = c.batch;
+            pr.p = c.p;
+            pr.p.srcF = pr.p.dstF = f;
+            pr.p.srcT = st;
+            pr.p.dstT = dt;
+            pr.p.activation = static_cast<Activation>(compared % kActivationCount);
+            auto g = conv16b_internal::Validate(pr.batch, pr.p);
+            ASSERT_TRUE(g.ok());
+            if (!conv16b_internal::FindAlgorithm(hw)->supports(*g)) continue;
+            conv16b_check::FillRandom(&pr, false, &rng);
+            auto a = conv16b_check::Run(pr, hw);
+            auto b = conv16b_check::Run(pr, emu);
+            ASSERT_TRUE(a.ok() && b.ok()) << hw;
+            if (auto m = testing::CompareBitExact(*b, *a)) {
+              FAIL() << emu << " vs " << hw << " " << conv16b_check::ProblemString(pr) << ": " << m->ToString();
+            }
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
+#else
+  GTEST_SKIP() << "AMX is x86 only";
 #endif
 }
 
