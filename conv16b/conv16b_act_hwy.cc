@@ -93,11 +93,12 @@ HWY_INLINE void ActivateRow(float* v, size_t n, float p0) {
     hn::StoreU(ActivateOrNaN<A>(d, hn::LoadU(d, v + i), p0), d, v + i);
   }
   if (i < n) {
+    // The tail through a zero-padded copy: a full-vector load at v + i
+    // would read past the row (ASan: heap-buffer-overflow).
     const size_t left = n - i;
-    const auto mask = hn::FirstN(d, left);
-    const VF x = hn::IfThenElseZero(mask, hn::LoadU(d, v + i));
-    HWY_ALIGN float tmp[hn::MaxLanes(d)];
-    hn::Store(ActivateOrNaN<A>(d, x, p0), d, tmp);
+    HWY_ALIGN float tmp[hn::MaxLanes(d)] = {};
+    for (size_t j = 0; j < left; ++j) tmp[j] = v[i + j];
+    hn::Store(ActivateOrNaN<A>(d, hn::Load(d, tmp), p0), d, tmp);
     for (size_t j = 0; j < left; ++j) v[i + j] = tmp[j];
   }
 }
