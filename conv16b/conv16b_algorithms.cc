@@ -5,12 +5,16 @@
 // x86_64:
 //   1. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
 //   2. avx512::nhwc_depthwise      depthwise
-//   3. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
-//   4. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
-//   5. amx_bf16::nhwc_im2row       the other non-depthwise geometries
-//   6. avx512bf16::nhwc_gemm       any geometry
-//   7. avx512::nhwc_gemm           any geometry
-//   8. ref::direct                 any geometry
+//   3. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
+//   4. sse41::nhwc_depthwise       depthwise (FP32)
+//   5. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
+//   6. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
+//   7. amx_bf16::nhwc_im2row       the other non-depthwise geometries
+//   8. avx512bf16::nhwc_gemm       any geometry
+//   9. avx512::nhwc_gemm           any geometry
+//  10. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
+//  11. sse41::nhwc_gemm            any geometry (FP32)
+//  12. ref::direct                 any geometry
 // aarch64:
 //   1. neon::nhwc_depthwise        depthwise
 //   2. neon_bf16::nhwc_gemm        any geometry (BFDOT)
@@ -69,6 +73,10 @@ std::vector<AlgorithmSpec> SelectionList() {
        Make<MakeDepthwiseF32, DepthwiseRowF32Avx512Bf16>},
       {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,
        Make<MakeDepthwiseF32, DepthwiseRowF32Avx512>},
+      {"avx2::nhwc_depthwise", Isa::kAvx2, IsDepthwise,
+       Make<MakeNhwcDepthwiseF32, DepthwiseRowF32Avx2, StoreRowAvx2>},
+      {"sse41::nhwc_depthwise", Isa::kSse41, IsDepthwise,
+       Make<MakeNhwcDepthwiseF32, DepthwiseRowF32Sse41, StoreRowSse41>},
       {"amx_bf16::nchw_gemm", Isa::kAmxBf16, AmxNchwFits, AmxNchw},
       {"amx_bf16::nhwc_gemm", Isa::kAmxBf16, AmxFits, AmxNhwc},
       {"amx_bf16::nhwc_im2row", Isa::kAmxBf16, AmxIm2RowFits, AmxIm2Row},
@@ -76,6 +84,10 @@ std::vector<AlgorithmSpec> SelectionList() {
        Make<MakeNhwcGemm, GemmRowAvx512Bf16, StoreRowAvx512>},
       {"avx512::nhwc_gemm", Isa::kAvx512, AnyGeometry,
        Make<MakeNhwcGemm, GemmRowAvx512, StoreRowAvx512>},
+      {"avx2::nhwc_gemm", Isa::kAvx2, AnyGeometry,
+       Make<MakeNhwcGemmF32, GemmRowF32Avx2, StoreRowAvx2>},
+      {"sse41::nhwc_gemm", Isa::kSse41, AnyGeometry,
+       Make<MakeNhwcGemmF32, GemmRowF32Sse41, StoreRowSse41>},
 #elif defined(__aarch64__)
       {"neon::nhwc_depthwise", Isa::kNeon, IsDepthwise,
        Make<MakeNhwcDepthwise, DepthwiseRowNeon, StoreRowNeon>},

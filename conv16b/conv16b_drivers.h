@@ -31,6 +31,14 @@ bool AmxIm2RowFits(const Geometry& g);
 // of sums goes through `store`.
 std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store);
 
+// conv16b_gemm_driver.cc: nhwc_gemm and nhwc_depthwise for x86 without
+// AVX-512: the padded source and the weights as FP32 (GemmRowF32Args), the
+// same loop; `row` is a GEMM row, or for depthwise a depthwise row (every
+// channel of an output row, weights [tap][cpad]).
+std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store);
+std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
+                                                StoreRowFn store);
+
 // ---- conv16b_depthwise.cc: nhwc_depthwise (the padded copy and a row
 // microkernel, NEON) and, on x86, the FP32-ring depthwise.
 std::unique_ptr<Algorithm> MakeNhwcDepthwise(const Geometry& g, DepthwiseRowFn row,

@@ -26,6 +26,23 @@ struct GemmRowArgs {
 };
 using GemmRowFn = void (*)(const GemmRowArgs& args);
 
+// GemmRowArgs for the FP32 GEMM row (x86 without AVX-512): `src` is FP32
+// NHWC holding BF16 values, `channels` per group (no pair padding);
+// `weight` holds BF16 values as FP32 in blocks of 16 output channels:
+// block nb at nb * kernel_y * kernel_x * channels * 16, its tap (ky, kx)
+// input channel c at ((ky * kernel_x + kx) * channels + c) * 16 (zero past
+// ocg), 32-byte aligned.
+struct GemmRowF32Args {
+  const float* src;
+  size_t pixel_stride, ky_stride, kx_stride;  // elements
+  size_t kernel_y, kernel_x, channels;
+  const float* weight;
+  size_t nblocks;  // ceil(ocg / 16)
+  size_t width;
+  float* out;  // [width][nblocks * 16]
+};
+using GemmRowF32Fn = void (*)(const GemmRowF32Args& args);
+
 // One output row of a depthwise convolution (group == srcC == dstC):
 // out[x][c] = sum over (ky, kx) of src[x * pixel_stride + ky * ky_stride +
 // kx * kx_stride + c] * weight[(ky * kernel_x + kx) * cpad + c], c < channels.
@@ -142,6 +159,21 @@ void StorePixels(StoreRunFn run, const Geometry& g, const Epilogue& e, const flo
                  size_t nc, uint8_t* dst);
 
 #if defined(__x86_64__)
+// conv16b_avx2.cc (AVX2 + FMA) and conv16b_sse41.cc (SSE4.1): the FP32
+// GEMM row and depthwise row (MakeNhwcDepthwiseF32); a StoreRowFn for the activations that are a few FP32
+// operations (bit-identical to StoreOutput), StoreOutputVector otherwise;
+// the compute peak of the multiply-add (FLOPs performed).
+void GemmRowF32Avx2(const GemmRowF32Args& args);
+void DepthwiseRowF32Avx2(const GemmRowF32Args& args);
+void StoreRowAvx2(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                  size_t oy, size_t c0, size_t nc, uint8_t* dst);
+uint64_t PeakAvx2(uint64_t iterations);
+void GemmRowF32Sse41(const GemmRowF32Args& args);
+void DepthwiseRowF32Sse41(const GemmRowF32Args& args);
+void StoreRowSse41(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                   size_t oy, size_t c0, size_t nc, uint8_t* dst);
+uint64_t PeakSse41(uint64_t iterations);
+
 // conv16b_avx512.cc: StoreOutput with AVX-512 for NHWC output (bias, the
 // FP32-only activations, FP32 or BF16), bit-identical to StoreOutput; the
 // other cases call StoreOutput.

@@ -511,6 +511,14 @@ TEST(Conv16bSelection, RulesOfEveryCpuClass) {
   // AVX-512 (Skylake-X).
   EXPECT_EQ(pick(dense, Isa::kAvx512), "avx512::nhwc_gemm");
   EXPECT_EQ(pick(depthwise, Isa::kAvx512), "avx512::nhwc_depthwise");
+  // AVX2 + FMA (every x86 core since Haswell / Zen 1 without AVX-512).
+  for (const ConvParams& p : {dense, amx, nchw, stem}) {
+    EXPECT_EQ(pick(p, Isa::kAvx2), "avx2::nhwc_gemm");
+  }
+  EXPECT_EQ(pick(depthwise, Isa::kAvx2), "avx2::nhwc_depthwise");
+  // SSE4.1, the floor of the x86 ladder.
+  EXPECT_EQ(pick(dense, Isa::kSse41), "sse41::nhwc_gemm");
+  EXPECT_EQ(pick(depthwise, Isa::kSse41), "sse41::nhwc_depthwise");
   // Nothing vectorized.
   EXPECT_EQ(pick(dense, Isa::kRef), "ref::direct");
   EXPECT_EQ(pick(depthwise, Isa::kRef), "ref::direct");

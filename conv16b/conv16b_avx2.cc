@@ -1,0 +1,50 @@
+// AVX2 + FMA kernels: the FP32 GEMM row (BF16 values widened to FP32, exact)
+// and its epilogue (conv16b_x86_f32-inl.h) on 8-lane vectors.
+#include <immintrin.h>
+
+#include "conv16b/conv16b_kernels.h"
+#include "conv16b/conv16b_x86_f32-inl.h"
+
+namespace synops {
+namespace conv16b_internal {
+namespace {
+
+struct Avx2 {
+  using T = __m256;
+  static constexpr int kLanes = 8;
+  static constexpr int kTileM = 6;  // 12 accumulators + 2 weights + 1 broadcast
+  static constexpr bool kFused = true;
+  static T Zero() { return _mm256_setzero_ps(); }
+  static T Set1(float v) { return _mm256_set1_ps(v); }
+  static T Load(const float* p) { return _mm256_load_ps(p); }
+  static T LoadU(const float* p) { return _mm256_loadu_ps(p); }
+  static void Store(float* p, T v) { _mm256_storeu_ps(p, v); }
+  static void StoreU(float* p, T v) { _mm256_storeu_ps(p, v); }
+  static T Broadcast(const float* p) { return _mm256_broadcast_ss(p); }
+  static T MulAdd(T a, T b, T c) { return _mm256_fmadd_ps(a, b, c); }
+  static T Add(T a, T b) { return _mm256_add_ps(a, b); }
+  static T Mul(T a, T b) { return _mm256_mul_ps(a, b); }
+  static T Max(T a, T b) { return _mm256_max_ps(a, b); }
+  static T Min(T a, T b) { return _mm256_min_ps(a, b); }
+  static void StoreBf16(uint16_t* p, T v) {
+    const __m128i lo = x86_f32::ToBf16x4(_mm256_castps256_ps128(v));
+    const __m128i hi = x86_f32::ToBf16x4(_mm256_extractf128_ps(v, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_unpacklo_epi64(lo, hi));
+  }
+};
+
+}  // namespace
+
+void GemmRowF32Avx2(const GemmRowF32Args& args) { x86_f32::GemmRow<Avx2>(args); }
+
+void DepthwiseRowF32Avx2(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<Avx2>(args); }
+
+void StoreRowAvx2(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+                  size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  x86_f32::StoreRow<Avx2>(g, e, sums, ld, n, oy, c0, nc, dst);
+}
+
+uint64_t PeakAvx2(uint64_t iterations) { return x86_f32::Peak<Avx2>(iterations); }
+
+}  // namespace conv16b_internal
+}  // namespace synops

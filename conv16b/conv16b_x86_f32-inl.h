@@ -1,0 +1,292 @@
+// The FP32 GEMM row, its output epilogue and compute-peak loop for x86
+// CPUs without AVX-512, templated on a vector type V (AVX2 + FMA: 8 lanes;
+// SSE4.1: 4 lanes, multiply then add). BF16 values widened to FP32 are
+// exact, and so is the product of two of them (8 + 8 significant bits), so
+// multiply-then-add rounds exactly like FMA: both ISAs give the same bits.
+// Included by conv16b_avx2.cc and conv16b_sse41.cc, each compiled with its
+// own -m flags.
+#ifndef SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
+#define SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "conv16b/conv16b.h"
+#include "conv16b/conv16b_internal.h"
+#include "conv16b/conv16b_kernels.h"
+
+namespace synops {
+namespace conv16b_internal {
+namespace x86_f32 {
+
+// Tile of M pixels x NV vectors of output channels (V::kLanes each): the
+// M x NV accumulators, NV weight vectors and one broadcast stay in the 16
+// vector registers (AVX2: 6 x 2 + 2 + 1; SSE4.1: 5 x 2 + 2 + 1 and the
+// product). `w` points at the tile's first channel of a 16-channel block.
+template <class V, int M, int NV>
+void Tile(const GemmRowF32Args& a, const float* src, const float* w, float* out, size_t ld) {
+  using T = typename V::T;
+  T acc[M][NV];
+#pragma GCC unroll 6
+  for (int m = 0; m < M; ++m)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) acc[m][v] = V::Zero();
+  const size_t channels = a.channels;
+  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    for (size_t kx = 0; kx < a.kernel_x; ++kx) {
+      const float* s = src + ky * a.ky_stride + kx * a.kx_stride;
+      const float* wt = w + (ky * a.kernel_x + kx) * channels * 16;
+      for (size_t c = 0; c < channels; ++c, wt += 16) {
+        T wv[NV];
+#pragma GCC unroll 2
+        for (int v = 0; v < NV; ++v) wv[v] = V::Load(wt + v * V::kLanes);
+#pragma GCC unroll 6
+        for (int m = 0; m < M; ++m) {
+          const T b = V::Broadcast(s + m * a.pixel_stride + c);
+#pragma GCC unroll 2
+          for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b, wv[v], acc[m][v]);
+        }
+      }
+    }
+  }
+#pragma GCC unroll 6
+  for (int m = 0; m < M; ++m)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) V::Store(out + m * ld + v * V::kLanes, acc[m][v]);
+}
+
+template <class V>
+void GemmRow(const GemmRowF32Args& a) {
+  constexpr int kM = V::kTileM;
+  // A 16-channel block is 16 / (2 * kLanes) passes of two vectors.
+  constexpr int kPasses = 16 / (2 * V::kLanes);
+  using TileFn = void (*)(const GemmRowF32Args&, const float*, const float*, float*, size_t);
+  static const TileFn kTiles[] = {nullptr,          Tile<V, 1, 2>, Tile<V, 2, 2>, Tile<V, 3, 2>,
+                                  Tile<V, 4, 2>,    Tile<V, 5, 2>, Tile<V, 6, 2>};
+  static_assert(kM <= 6, "kTiles");
+  const size_t block_stride = a.kernel_y * a.kernel_x * a.channels * 16;
+  const size_t ld = a.nblocks * 16;
+  for (size_t nb = 0; nb < a.nblocks; ++nb) {
+    for (int pass = 0; pass < kPasses; ++pass) {
+      const size_t c0 = nb * 16 + pass * 2 * V::kLanes;
+      const float* w = a.weight + nb * block_stride + pass * 2 * V::kLanes;
+      for (size_t x = 0; x < a.width; x += kM) {
+        const size_t m = std::min<size_t>(kM, a.width - x);
+        kTiles[m](a, a.src + x * a.pixel_stride, w, a.out + x * ld + c0, ld);
+      }
+    }
+  }
+}
+
+// Depthwise: M pixels x one vector of channels [c, c + kLanes); each tap's
+// weights are loaded once for the M pixels. Taps in (ky, kx) order like
+// the reference (a product of BF16 values is exact, so FMA rounds like
+// multiply then add).
+template <class V, int M>
+void DepthwiseTile(const GemmRowF32Args& a, const float* src, size_t c, float* out) {
+  using T = typename V::T;
+  T acc[M];
+#pragma GCC unroll 8
+  for (int m = 0; m < M; ++m) acc[m] = V::Zero();
+  const float* w = a.weight + c;
+  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    for (size_t kx = 0; kx < a.kernel_x; ++kx, w += a.channels) {
+      const float* s = src + ky * a.ky_stride + kx * a.kx_stride + c;
+      const T wv = V::Load(w);
+#pragma GCC unroll 8
+      for (int m = 0; m < M; ++m) acc[m] = V::MulAdd(V::LoadU(s + m * a.pixel_stride), wv, acc[m]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int m = 0; m < M; ++m) V::Store(out + m * a.channels + c, acc[m]);
+}
+
+// One output row of a depthwise convolution: `channels` (a multiple of
+// 16) is the padded channel count and the row stride of `out`; `weight` is
+// [tap][channels].
+template <class V>
+void DepthwiseRow(const GemmRowF32Args& a) {
+  constexpr int kM = 8;
+  using TileFn = void (*)(const GemmRowF32Args&, const float*, size_t, float*);
+  static const TileFn kTiles[] = {nullptr,
+                                  DepthwiseTile<V, 1>,
+                                  DepthwiseTile<V, 2>,
+                                  DepthwiseTile<V, 3>,
+                                  DepthwiseTile<V, 4>,
+                                  DepthwiseTile<V, 5>,
+                                  DepthwiseTile<V, 6>,
+                                  DepthwiseTile<V, 7>,
+                                  DepthwiseTile<V, 8>};
+  for (size_t x = 0; x < a.width; x += kM) {
+    const size_t m = std::min<size_t>(kM, a.width - x);
+    const float* src = a.src + x * a.pixel_stride;
+    float* out = a.out + x * a.channels;
+    for (size_t c = 0; c < a.channels; c += V::kLanes) kTiles[m](a, src, c, out);
+  }
+}
+
+// The activations whose SPEC formula is a few FP32 operations, in the same
+// operand order as the AVX-512 ActivateV (conv16b_x86_epilogue-inl.h), on
+// V::kLanes channels starting at channel c.
+template <class V, Activation A>
+inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
+  const auto zero = V::Zero();
+  if constexpr (A == Activation::kIdentity) {
+    return v;
+  } else if constexpr (A == Activation::kRelu) {
+    return V::Max(zero, v);
+  } else if constexpr (A == Activation::kLeakyRelu) {
+    return V::Add(V::Max(zero, v), V::Mul(V::Set1(p[0]), V::Min(zero, v)));
+  } else if constexpr (A == Activation::kRestrictRange) {
+    return V::Min(V::Max(V::Set1(p[0]), v), V::Set1(p[1]));
+  } else if constexpr (A == Activation::kPrelu) {
+    return V::Add(V::Max(zero, v), V::Mul(V::LoadU(p + c), V::Min(zero, v)));
+  } else if constexpr (A == Activation::kHswish) {
+    const auto shift = V::Set1(p[0]);
+    const auto t = V::Max(V::Add(V::Min(v, shift), shift), zero);
+    return V::Mul(V::Mul(t, V::Set1(p[1])), v);
+  } else {
+    static_assert(A == Activation::kHardSigmoid, "activation");
+    const auto t = V::Add(V::Mul(v, V::Set1(p[0])), V::Set1(p[1]));
+    return V::Max(zero, V::Min(t, V::Set1(1.0f)));
+  }
+}
+
+// Fp32ToBf16 of SPEC.md §2 on 4 lanes (round to nearest even on the bit
+// pattern; NaN -> quiet NaN of its sign), as 4 uint16 in the low 64 bits.
+inline __m128i ToBf16x4(__m128 v) {
+  const __m128i u = _mm_castps_si128(v);
+  const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+  const __m128i rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb), 16);
+  const __m128i quiet = _mm_or_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(0x0040));
+  const __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(v, v));
+  return _mm_packus_epi32(_mm_blendv_epi8(rounded, quiet, nan), _mm_setzero_si128());
+}
+
+// Output row (n, oy), channels [c0, c0 + nc) of NHWC dst: bias and
+// activation on whole vectors, the channel tail through StoreOutput.
+template <class V, Activation A, bool kBf16>
+void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+               size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const size_t vec = nc / V::kLanes * V::kLanes;
+  for (size_t x = 0; x < p.dstW; ++x) {
+    const size_t base = ((n * p.dstH + oy) * p.dstW + x) * p.dstC + c0;
+    const float* s = sums + x * ld;
+    for (size_t j = 0; j < vec; j += V::kLanes) {
+      const auto v = Activate<V, A>(V::Add(V::LoadU(s + j), V::LoadU(e.bias + c0 + j)), e.params, c0 + j);
+      if (kBf16) {
+        V::StoreBf16(reinterpret_cast<uint16_t*>(dst) + base + j, v);
+      } else {
+        V::StoreU(reinterpret_cast<float*>(dst) + base + j, v);
+      }
+    }
+    if (vec < nc) StoreOutput(g, e, s + vec, ld, n, oy, x, 1, c0 + vec, nc - vec, dst);
+  }
+}
+
+// NCHW dst: bias and activation with lanes = channels, then 4 x 4
+// transposes so each channel's 4 pixels are one store; the channel and
+// pixel tails through StoreOutput.
+template <class V, Activation A, bool kBf16>
+void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+               size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  const size_t plane = p.dstH * p.dstW;
+  const size_t cvec = nc / V::kLanes * V::kLanes, xvec = p.dstW / 4 * 4;
+  for (size_t j = 0; j < cvec; j += V::kLanes) {
+    const auto bias = V::LoadU(e.bias + c0 + j);
+    for (size_t x = 0; x < xvec; x += 4) {
+      alignas(32) float t[4][V::kLanes];
+      for (int i = 0; i < 4; ++i) {
+        V::StoreU(t[i], Activate<V, A>(V::Add(V::LoadU(sums + (x + i) * ld + j), bias), e.params, c0 + j));
+      }
+      for (int q = 0; q < V::kLanes; q += 4) {
+        __m128 r0 = _mm_load_ps(t[0] + q), r1 = _mm_load_ps(t[1] + q), r2 = _mm_load_ps(t[2] + q),
+               r3 = _mm_load_ps(t[3] + q);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        const __m128 r[4] = {r0, r1, r2, r3};
+        const size_t at = ((n * p.dstC + c0 + j + q) * p.dstH + oy) * p.dstW + x;
+        for (int i = 0; i < 4; ++i) {
+          if (kBf16) {
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(reinterpret_cast<uint16_t*>(dst) + at + i * plane),
+                             ToBf16x4(r[i]));
+          } else {
+            _mm_storeu_ps(reinterpret_cast<float*>(dst) + at + i * plane, r[i]);
+          }
+        }
+      }
+    }
+  }
+  if (xvec < p.dstW && cvec > 0) {
+    StoreOutput(g, e, sums + xvec * ld, ld, n, oy, xvec, p.dstW - xvec, c0, cvec, dst);
+  }
+  if (cvec < nc) StoreOutput(g, e, sums + cvec, ld, n, oy, 0, p.dstW, c0 + cvec, nc - cvec, dst);
+}
+
+template <class V>
+void StoreRow(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
+              size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const bool bf16 = g.p.dstT == DataType::k16b, nhwc = g.p.dstF == TensorFormat::kNhwc;
+  if (WithVectorActivation(e.activation, [&](auto a) {
+        constexpr Activation A = decltype(a)::value;
+        if (nhwc) {
+          (bf16 ? StoreNhwc<V, A, true> : StoreNhwc<V, A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
+        } else {
+          (bf16 ? StoreNchw<V, A, true> : StoreNchw<V, A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
+        }
+      })) {
+    return;
+  }
+  // Elu, Mish, Swish, Gelu: the Highway kernels of ActivateKernels().
+  StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
+}
+
+// The compute peak of V::MulAdd, `acc += x * y` on independent
+// accumulators: more of them than latency x throughput on current x86
+// cores. Fused (FMA, 4 x 2): 12 accumulators. Multiply then add: 8
+// accumulators (ADDPS 3-4 x 2 on Zen, 4 x 1 on Intel, where MULPS and
+// ADDPS share two ports), each with its own product, so the loop runs as
+// many multiplies as adds like the kernel; x and y are hidden from the
+// compiler every iteration so no product is hoisted. Returns the
+// FLOPs performed.
+template <class V>
+uint64_t Peak(uint64_t iterations) {
+  using T = typename V::T;
+  constexpr int kAcc = V::kFused ? 12 : 8;
+  T acc[kAcc];
+#pragma GCC unroll 12
+  for (int j = 0; j < kAcc; ++j) acc[j] = V::Set1(static_cast<float>(j));
+  T x[4] = {V::Set1(1.0f), V::Set1(0.5f), V::Set1(0.25f), V::Set1(0.125f)};
+  T y[2] = {V::Set1(0.999f), V::Set1(0.998f)};
+  for (uint64_t i = 0; i < iterations; ++i) {
+    if constexpr (V::kFused) {
+      // 12 accumulators + x + y: 14 of the 16 registers.
+      __asm__("" : "+x"(x[0]), "+x"(y[0]));
+#pragma GCC unroll 12
+      for (int j = 0; j < kAcc; ++j) acc[j] = V::MulAdd(x[0], y[0], acc[j]);
+    } else {
+      // 8 accumulators + 4 x + 2 y: 8 different products.
+      __asm__("" : "+x"(x[0]), "+x"(x[1]), "+x"(x[2]), "+x"(x[3]), "+x"(y[0]), "+x"(y[1]));
+#pragma GCC unroll 8
+      for (int j = 0; j < kAcc; ++j) acc[j] = V::MulAdd(x[j % 4], y[j / 4], acc[j]);
+    }
+  }
+  T sum = acc[0];
+  for (int j = 1; j < kAcc; ++j) sum = V::Add(sum, acc[j]);
+  alignas(32) float out[V::kLanes];
+  V::StoreU(out, sum);
+  volatile float sink = out[0];
+  (void)sink;
+  return iterations * kAcc * V::kLanes * 2;
+}
+
+}  // namespace x86_f32
+}  // namespace conv16b_internal
+}  // namespace synops
+
+#endif  // SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
