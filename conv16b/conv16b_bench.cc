@@ -81,6 +81,18 @@ void Register(const std::string& label, const Shape& shape, const Variant& varia
 
 void RegisterAll() {
 #if defined(__x86_64__)
+  benchmark::RegisterBenchmark("Peak/sse41/mul_add", [](benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, Isa::kSse41)) return;
+    double flops = 0;
+    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakSse41(1 << 16));
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+  });
+  benchmark::RegisterBenchmark("Peak/avx2/fma", [](benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, Isa::kAvx2)) return;
+    double flops = 0;
+    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAvx2(1 << 16));
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+  });
   benchmark::RegisterBenchmark("Peak/avx512/fma", [](benchmark::State& state) {
     if (!testing::SkipUnlessSupported(state, Isa::kAvx512)) return;
     double flops = 0;

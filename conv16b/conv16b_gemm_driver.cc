@@ -2,12 +2,14 @@
 // source and pair-interleaved weights, one GEMM row microkernel call per
 // output row and group.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "bf16/bf16_kernels.h"
 #include "conv16b/conv16b_drivers.h"
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_kernels.h"
@@ -86,21 +88,27 @@ class NhwcGemm : public PackedGemm {
   size_t nblocks_;
 };
 
-// The FP32 variants (x86 without AVX-512): the padded source and the
-// weights widened to FP32 once, so the microkernels' inner loops are loads
-// and multiply-adds only (no widening shifts competing with the FMAs for
-// ports). GEMM: one row call per output row and group, weights in blocks
-// of 16 output channels (GemmRowF32Args). Depthwise: one row call per
-// output row for every channel, weights [tap][cpad] (cpad = channels
-// rounded up to 16; the kernel reads up to 15 channels past the last pixel,
-// inside the buffer, and never stores them).
+// The FP32 variants (x86 without AVX-512): the weights widened to FP32 at
+// SetWeights and each padded source row widened to FP32 once, into a ring
+// of the (kernelY - 1) * dilationY + 1 rows an output row reads (so it
+// stays in cache: a whole FP32 image of 56x56x256 is 3.2 MB), so the
+// microkernels' inner loops are loads and multiply-adds only. GEMM: one
+// row call per output row and group, weights in blocks of 16 output
+// channels (GemmRowF32Args). Depthwise: one row call per output row for
+// every channel, weights [tap][cpad] (cpad = channels rounded up to 16; the
+// kernel reads up to 15 channels past a row's last pixel, inside the ring's
+// slack, and never stores them).
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, bool depthwise)
-      : Algorithm(g), row_(row), store_(store), pad_(g, g.icg), depthwise_(depthwise) {
+      : Algorithm(g), row_(row), store_(store), depthwise_(depthwise) {
+    const ConvParams& p = g.p;
     nblocks_ = (g.ocg + 15) / 16;
-    block_ = g.p.kernelY * g.p.kernelX * g.icg * 16;
-    cpad_ = RoundUp(g.p.dstC, 16);
+    block_ = p.kernelY * p.kernelX * g.icg * 16;
+    cpad_ = RoundUp(p.dstC, 16);
+    pw_ = p.srcW + p.padX + p.padW;
+    span_ = (p.kernelY - 1) * p.dilationY + 1;
+    row_floats_ = RoundUp(pw_ * p.srcC + kSlack, 16);
   }
 
   size_t WeightBytes() const override { return packed_.size() * sizeof(float); }
@@ -130,48 +138,57 @@ class NhwcGemmF32 : public Algorithm {
   }
 
   size_t ExternalBufferSize() const override {
+    const ConvParams& p = geo_.p;
     const size_t ld = depthwise_ ? cpad_ : nblocks_ * 16;
-    return pad_.Bytes() * 3 + 64 + kSlack + 64 + geo_.p.dstW * ld * sizeof(float) + 64;
+    return span_ * row_floats_ * sizeof(float) + 64 + p.srcW * p.srcC * sizeof(uint16_t) + 64 +
+           p.dstW * ld * sizeof(float) + 64;
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
                const Epilogue& e) const override {
     const ConvParams& p = geo_.p;
     uint8_t* cursor = Align64(buf);
-    uint16_t* padded16 = reinterpret_cast<uint16_t*>(cursor);
-    cursor = Align64(cursor + pad_.Bytes());
-    float* padded = reinterpret_cast<float*>(cursor);
-    cursor = Align64(cursor + pad_.Bytes() * 2 + kSlack);
+    float* ring = reinterpret_cast<float*>(cursor);
+    cursor = Align64(cursor + span_ * row_floats_ * sizeof(float));
+    uint16_t* scratch = reinterpret_cast<uint16_t*>(cursor);
+    cursor = Align64(cursor + p.srcW * p.srcC * sizeof(uint16_t));
     float* sums = reinterpret_cast<float*>(cursor);
-    const size_t cp = pad_.cp, pw = pad_.pw, count = pad_.Bytes() / sizeof(uint16_t);
+    std::vector<const float*> rows(p.kernelY);
+    std::vector<ptrdiff_t> tag(span_);
     GemmRowF32Args a;
-    a.pixel_stride = p.strideX * cp;
-    a.ky_stride = p.dilationY * pw * cp;
-    a.kx_stride = p.dilationX * cp;
+    a.rows = rows.data();
+    a.pixel_stride = p.strideX * p.srcC;
+    a.kx_stride = p.dilationX * p.srcC;
     a.kernel_y = p.kernelY;
     a.kernel_x = p.kernelX;
     a.channels = depthwise_ ? cpad_ : geo_.icg;
     a.nblocks = depthwise_ ? cpad_ / 16 : nblocks_;
     a.width = p.dstW;
     a.out = sums;
+    const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
     for (size_t n = 0; n < geo_.batch; ++n) {
-      pad_.Fill(geo_, src, n, padded16);
-      for (size_t i = 0; i < count; ++i) {
-        const uint32_t bits = uint32_t{padded16[i]} << 16;
-        std::memcpy(padded + i, &bits, sizeof(bits));
-      }
-      std::memset(padded + count, 0, kSlack);
+      std::fill(tag.begin(), tag.end(), PTRDIFF_MIN);
       for (size_t oy = 0; oy < p.dstH; ++oy) {
-        const float* row = padded + oy * p.strideY * pw * cp;
+        const ptrdiff_t top = static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
+        for (size_t ky = 0; ky < p.kernelY; ++ky) {
+          const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
+          const size_t slot = static_cast<size_t>(((y % span) + span) % span);
+          float* row = ring + slot * row_floats_;
+          if (tag[slot] != y) {
+            FillRow(src, n, y, scratch, row);
+            tag[slot] = y;
+          }
+          rows[ky] = row;
+        }
         if (depthwise_) {
-          a.src = row;
+          a.offset = 0;
           a.weight = packed_.data();
           row_(a);
           store_(geo_, e, sums, cpad_, n, oy, 0, p.dstC, dst);
           continue;
         }
         for (size_t gr = 0; gr < p.group; ++gr) {
-          a.src = row + gr * geo_.icg;
+          a.offset = gr * geo_.icg;
           a.weight = packed_.data() + gr * nblocks_ * block_;
           row_(a);
           store_(geo_, e, sums, nblocks_ * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
@@ -181,13 +198,54 @@ class NhwcGemmF32 : public Algorithm {
   }
 
  private:
-  static constexpr size_t kSlack = 16 * sizeof(float);
+  static constexpr size_t kSlack = 16;  // floats past a row the depthwise kernel may read
+
+  // Source row y of item n as BF16 values in FP32, zero-padded: [pw][srcC]
+  // (zero outside the image and in the slack).
+  void FillRow(const uint8_t* src, size_t n, ptrdiff_t y, uint16_t* scratch, float* out) const {
+    const ConvParams& p = geo_.p;
+    if (y < 0 || y >= static_cast<ptrdiff_t>(p.srcH)) {
+      std::fill(out, out + row_floats_, 0.0f);
+      return;
+    }
+    std::fill(out, out + p.padX * p.srcC, 0.0f);
+    std::fill(out + (p.padX + p.srcW) * p.srcC, out + row_floats_, 0.0f);
+    float* mid = out + p.padX * p.srcC;
+    const size_t count = p.srcW * p.srcC;
+    const bool f32 = p.srcT == DataType::k32f;
+    const size_t es = f32 ? 4 : 2;
+    const uint8_t* image = src + n * geo_.src_image * es;
+    const uint16_t* row16;
+    if (p.srcF == TensorFormat::kNhwc) {
+      const uint8_t* s = image + static_cast<size_t>(y) * count * es;
+      if (f32) {
+        Fp32ToBf16Kernels().Best().fn(reinterpret_cast<const float*>(s), count, scratch);
+        row16 = scratch;
+      } else {
+        row16 = reinterpret_cast<const uint16_t*>(s);
+      }
+    } else {
+      // NCHW: channel c's pixels of row y at c * plane + y * srcW.
+      const size_t plane = p.srcH * p.srcW;
+      for (size_t c = 0; c < p.srcC; ++c) {
+        const size_t at = c * plane + static_cast<size_t>(y) * p.srcW;
+        if (f32) {
+          const float* s32 = reinterpret_cast<const float*>(image) + at;
+          for (size_t x = 0; x < p.srcW; ++x) scratch[x * p.srcC + c] = Fp32ToBf16(s32[x]);
+        } else {
+          const uint16_t* s16 = reinterpret_cast<const uint16_t*>(image) + at;
+          for (size_t x = 0; x < p.srcW; ++x) scratch[x * p.srcC + c] = s16[x];
+        }
+      }
+      row16 = scratch;
+    }
+    Bf16ToFp32Kernels().Best().fn(row16, count, mid);
+  }
 
   GemmRowF32Fn row_;
   StoreRowFn store_;
-  PaddedSource pad_;
   bool depthwise_;
-  size_t nblocks_, block_, cpad_;
+  size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   AlignedVector<float> packed_;
 };
 

@@ -26,15 +26,17 @@ struct GemmRowArgs {
 };
 using GemmRowFn = void (*)(const GemmRowArgs& args);
 
-// GemmRowArgs for the FP32 GEMM row (x86 without AVX-512): `src` is FP32
-// NHWC holding BF16 values, `channels` per group (no pair padding);
-// `weight` holds BF16 values as FP32 in blocks of 16 output channels:
-// block nb at nb * kernel_y * kernel_x * channels * 16, its tap (ky, kx)
-// input channel c at ((ky * kernel_x + kx) * channels + c) * 16 (zero past
-// ocg), 32-byte aligned.
+// The FP32 GEMM row (x86 without AVX-512): out[x][oc] = sum over (ky, kx,
+// ic) of rows[ky][offset + x * pixel_stride + kx * kx_stride + ic] * w.
+// rows[ky] are the padded source rows tap row ky reads, FP32 holding BF16
+// values; `channels` per group (no pair padding). `weight` holds BF16
+// values as FP32 in blocks of 16 output channels: block nb at nb *
+// kernel_y * kernel_x * channels * 16, its tap (ky, kx) input channel c at
+// ((ky * kernel_x + kx) * channels + c) * 16 (zero past ocg), 64-byte
+// aligned. The depthwise row takes the same arguments (conv16b_drivers.h).
 struct GemmRowF32Args {
-  const float* src;
-  size_t pixel_stride, ky_stride, kx_stride;  // elements
+  const float* const* rows;
+  size_t offset, pixel_stride, kx_stride;  // elements
   size_t kernel_y, kernel_x, channels;
   const float* weight;
   size_t nblocks;  // ceil(ocg / 16)

@@ -28,7 +28,7 @@ namespace x86_f32 {
 // vector registers (AVX2: 6 x 2 + 2 + 1; SSE4.1: 5 x 2 + 2 + 1 and the
 // product). `w` points at the tile's first channel of a 16-channel block.
 template <class V, int M, int NV>
-void Tile(const GemmRowF32Args& a, const float* src, const float* w, float* out, size_t ld) {
+void Tile(const GemmRowF32Args& a, size_t x0, const float* w, float* out, size_t ld) {
   using T = typename V::T;
   T acc[M][NV];
 #pragma GCC unroll 6
@@ -38,7 +38,7 @@ void Tile(const GemmRowF32Args& a, const float* src, const float* w, float* out,
   const size_t channels = a.channels;
   for (size_t ky = 0; ky < a.kernel_y; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
-      const float* s = src + ky * a.ky_stride + kx * a.kx_stride;
+      const float* s = a.rows[ky] + a.offset + x0 * a.pixel_stride + kx * a.kx_stride;
       const float* wt = w + (ky * a.kernel_x + kx) * channels * 16;
       for (size_t c = 0; c < channels; ++c, wt += 16) {
         T wv[NV];
@@ -64,7 +64,7 @@ void GemmRow(const GemmRowF32Args& a) {
   constexpr int kM = V::kTileM;
   // A 16-channel block is 16 / (2 * kLanes) passes of two vectors.
   constexpr int kPasses = 16 / (2 * V::kLanes);
-  using TileFn = void (*)(const GemmRowF32Args&, const float*, const float*, float*, size_t);
+  using TileFn = void (*)(const GemmRowF32Args&, size_t, const float*, float*, size_t);
   static const TileFn kTiles[] = {nullptr,          Tile<V, 1, 2>, Tile<V, 2, 2>, Tile<V, 3, 2>,
                                   Tile<V, 4, 2>,    Tile<V, 5, 2>, Tile<V, 6, 2>};
   static_assert(kM <= 6, "kTiles");
@@ -76,7 +76,7 @@ void GemmRow(const GemmRowF32Args& a) {
       const float* w = a.weight + nb * block_stride + pass * 2 * V::kLanes;
       for (size_t x = 0; x < a.width; x += kM) {
         const size_t m = std::min<size_t>(kM, a.width - x);
-        kTiles[m](a, a.src + x * a.pixel_stride, w, a.out + x * ld + c0, ld);
+        kTiles[m](a, x, w, a.out + x * ld + c0, ld);
       }
     }
   }
@@ -87,7 +87,7 @@ void GemmRow(const GemmRowF32Args& a) {
 // the reference (a product of BF16 values is exact, so FMA rounds like
 // multiply then add).
 template <class V, int M>
-void DepthwiseTile(const GemmRowF32Args& a, const float* src, size_t c, float* out) {
+void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c, float* out) {
   using T = typename V::T;
   T acc[M];
 #pragma GCC unroll 8
@@ -95,7 +95,7 @@ void DepthwiseTile(const GemmRowF32Args& a, const float* src, size_t c, float* o
   const float* w = a.weight + c;
   for (size_t ky = 0; ky < a.kernel_y; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx, w += a.channels) {
-      const float* s = src + ky * a.ky_stride + kx * a.kx_stride + c;
+      const float* s = a.rows[ky] + x0 * a.pixel_stride + kx * a.kx_stride + c;
       const T wv = V::Load(w);
 #pragma GCC unroll 8
       for (int m = 0; m < M; ++m) acc[m] = V::MulAdd(V::LoadU(s + m * a.pixel_stride), wv, acc[m]);
@@ -111,7 +111,7 @@ void DepthwiseTile(const GemmRowF32Args& a, const float* src, size_t c, float* o
 template <class V>
 void DepthwiseRow(const GemmRowF32Args& a) {
   constexpr int kM = 8;
-  using TileFn = void (*)(const GemmRowF32Args&, const float*, size_t, float*);
+  using TileFn = void (*)(const GemmRowF32Args&, size_t, size_t, float*);
   static const TileFn kTiles[] = {nullptr,
                                   DepthwiseTile<V, 1>,
                                   DepthwiseTile<V, 2>,
@@ -123,9 +123,8 @@ void DepthwiseRow(const GemmRowF32Args& a) {
                                   DepthwiseTile<V, 8>};
   for (size_t x = 0; x < a.width; x += kM) {
     const size_t m = std::min<size_t>(kM, a.width - x);
-    const float* src = a.src + x * a.pixel_stride;
     float* out = a.out + x * a.channels;
-    for (size_t c = 0; c < a.channels; c += V::kLanes) kTiles[m](a, src, c, out);
+    for (size_t c = 0; c < a.channels; c += V::kLanes) kTiles[m](a, x, c, out);
   }
 }
 
