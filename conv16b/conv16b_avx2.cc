@@ -26,10 +26,18 @@ struct Avx2 {
   static T Mul(T a, T b) { return _mm256_mul_ps(a, b); }
   static T Max(T a, T b) { return _mm256_max_ps(a, b); }
   static T Min(T a, T b) { return _mm256_min_ps(a, b); }
+  // Fp32ToBf16 of SPEC.md §2 on 8 lanes (as x86_f32::ToBf16x4).
   static void StoreBf16(uint16_t* p, T v) {
-    const __m128i lo = x86_f32::ToBf16x4(_mm256_castps256_ps128(v));
-    const __m128i hi = x86_f32::ToBf16x4(_mm256_extractf128_ps(v, 1));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_unpacklo_epi64(lo, hi));
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    const __m256i rounded =
+        _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
+    const __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
+    const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    const __m256i r = _mm256_blendv_epi8(rounded, quiet, nan);
+    // packus works within 128-bit lanes: [r0..3 r0..3 | r4..7 r4..7].
+    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
   }
 };
 

@@ -82,27 +82,32 @@ void GemmRow(const GemmRowF32Args& a) {
   }
 }
 
-// Depthwise: M pixels x one vector of channels [c, c + kLanes); each tap's
-// weights are loaded once for the M pixels. Taps in (ky, kx) order like
-// the reference (a product of BF16 values is exact, so FMA rounds like
-// multiply then add).
+// Depthwise: M pixels x every channel, one vector of channels at a time;
+// each tap's weights are loaded once for the M pixels. Taps in (ky, kx)
+// order like the reference (a product of BF16 values is exact, so FMA
+// rounds like multiply then add).
 template <class V, int M>
-void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c, float* out) {
+void DepthwiseTile(const GemmRowF32Args& a, size_t x0, float* out) {
   using T = typename V::T;
-  T acc[M];
+  const size_t channels = a.channels;
+  const float* src[16];
+  for (size_t ky = 0; ky < a.kernel_y && ky < 16; ++ky) src[ky] = a.rows[ky] + x0 * a.pixel_stride;
+  for (size_t c = 0; c < channels; c += V::kLanes) {
+    T acc[M];
 #pragma GCC unroll 8
-  for (int m = 0; m < M; ++m) acc[m] = V::Zero();
-  const float* w = a.weight + c;
-  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-    for (size_t kx = 0; kx < a.kernel_x; ++kx, w += a.channels) {
-      const float* s = a.rows[ky] + x0 * a.pixel_stride + kx * a.kx_stride + c;
-      const T wv = V::Load(w);
+    for (int m = 0; m < M; ++m) acc[m] = V::Zero();
+    const float* w = a.weight + c;
+    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+      const float* s = (ky < 16 ? src[ky] : a.rows[ky] + x0 * a.pixel_stride) + c;
+      for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
+        const T wv = V::Load(w);
 #pragma GCC unroll 8
-      for (int m = 0; m < M; ++m) acc[m] = V::MulAdd(V::LoadU(s + m * a.pixel_stride), wv, acc[m]);
+        for (int m = 0; m < M; ++m) acc[m] = V::MulAdd(V::LoadU(s + m * a.pixel_stride), wv, acc[m]);
+      }
     }
-  }
 #pragma GCC unroll 8
-  for (int m = 0; m < M; ++m) V::Store(out + m * a.channels + c, acc[m]);
+    for (int m = 0; m < M; ++m) V::Store(out + m * channels + c, acc[m]);
+  }
 }
 
 // One output row of a depthwise convolution: `channels` (a multiple of
@@ -111,7 +116,7 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c, float* out) {
 template <class V>
 void DepthwiseRow(const GemmRowF32Args& a) {
   constexpr int kM = 8;
-  using TileFn = void (*)(const GemmRowF32Args&, size_t, size_t, float*);
+  using TileFn = void (*)(const GemmRowF32Args&, size_t, float*);
   static const TileFn kTiles[] = {nullptr,
                                   DepthwiseTile<V, 1>,
                                   DepthwiseTile<V, 2>,
@@ -123,8 +128,7 @@ void DepthwiseRow(const GemmRowF32Args& a) {
                                   DepthwiseTile<V, 8>};
   for (size_t x = 0; x < a.width; x += kM) {
     const size_t m = std::min<size_t>(kM, a.width - x);
-    float* out = a.out + x * a.channels;
-    for (size_t c = 0; c < a.channels; c += V::kLanes) kTiles[m](a, x, c, out);
+    kTiles[m](a, x, a.out + x * a.channels);
   }
 }
 
