@@ -74,9 +74,13 @@ void GemmRow(const GemmRowF32Args& a) {
     for (int pass = 0; pass < kPasses; ++pass) {
       const size_t c0 = nb * 16 + pass * 2 * V::kLanes;
       const float* w = a.weight + nb * block_stride + pass * 2 * V::kLanes;
-      for (size_t x = 0; x < a.width; x += kM) {
-        const size_t m = std::min<size_t>(kM, a.width - x);
+      // Tiles of balanced widths (14 pixels: 5 + 5 + 4, not 6 + 6 + 2):
+      // a narrow tile has too few accumulators to cover the FMA latency.
+      const size_t tiles = (a.width + kM - 1) / kM, base = a.width / tiles, extra = a.width % tiles;
+      for (size_t t = 0, x = 0; t < tiles; ++t) {
+        const size_t m = base + (t < extra ? 1 : 0);
         kTiles[m](a, x, w, a.out + x * ld + c0, ld);
+        x += m;
       }
     }
   }
@@ -126,9 +130,11 @@ void DepthwiseRow(const GemmRowF32Args& a) {
                                   DepthwiseTile<V, 6>,
                                   DepthwiseTile<V, 7>,
                                   DepthwiseTile<V, 8>};
-  for (size_t x = 0; x < a.width; x += kM) {
-    const size_t m = std::min<size_t>(kM, a.width - x);
+  const size_t tiles = (a.width + kM - 1) / kM, base = a.width / tiles, extra = a.width % tiles;
+  for (size_t t = 0, x = 0; t < tiles; ++t) {
+    const size_t m = base + (t < extra ? 1 : 0);
     kTiles[m](a, x, a.out + x * a.channels);
+    x += m;
   }
 }
 
