@@ -52,6 +52,11 @@ void StoreRowAvx2(const Geometry& g, const Epilogue& e, const float* sums, size_
   x86_f32::StoreRow<Avx2>(g, e, sums, ld, n, oy, c0, nc, dst);
 }
 
+void PlanarRowToF32Avx2(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                        float* out) {
+  x86_f32::PlanarRowToF32(src, f32, plane, channels, width, out);
+}
+
 uint64_t PeakAvx2(uint64_t iterations) { return x86_f32::Peak<Avx2>(iterations); }
 
 }  // namespace conv16b_internal

@@ -35,9 +35,11 @@ std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreR
 // AVX-512: the padded source and the weights as FP32 (GemmRowF32Args), the
 // same loop; `row` is a GEMM row, or for depthwise a depthwise row (every
 // channel of an output row, weights [tap][cpad]).
-std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store);
+// `planar` widens an NCHW source row.
+std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
+                                           PlanarRowToF32Fn planar);
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
-                                                StoreRowFn store);
+                                                StoreRowFn store, PlanarRowToF32Fn planar);
 
 // ---- conv16b_depthwise.cc: nhwc_depthwise (the padded copy and a row
 // microkernel, NEON) and, on x86, the FP32-ring depthwise.

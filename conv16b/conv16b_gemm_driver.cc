@@ -100,8 +100,9 @@ class NhwcGemm : public PackedGemm {
 // slack, and never stores them).
 class NhwcGemmF32 : public Algorithm {
  public:
-  NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, bool depthwise)
-      : Algorithm(g), row_(row), store_(store), depthwise_(depthwise) {
+  NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
+              bool depthwise)
+      : Algorithm(g), row_(row), store_(store), planar_(planar), depthwise_(depthwise) {
     const ConvParams& p = g.p;
     nblocks_ = (g.ocg + 15) / 16;
     block_ = p.kernelY * p.kernelX * g.icg * 16;
@@ -226,24 +227,15 @@ class NhwcGemmF32 : public Algorithm {
       }
     } else {
       // NCHW: channel c's pixels of row y at c * plane + y * srcW.
-      const size_t plane = p.srcH * p.srcW;
-      for (size_t c = 0; c < p.srcC; ++c) {
-        const size_t at = c * plane + static_cast<size_t>(y) * p.srcW;
-        if (f32) {
-          const float* s32 = reinterpret_cast<const float*>(image) + at;
-          for (size_t x = 0; x < p.srcW; ++x) scratch[x * p.srcC + c] = Fp32ToBf16(s32[x]);
-        } else {
-          const uint16_t* s16 = reinterpret_cast<const uint16_t*>(image) + at;
-          for (size_t x = 0; x < p.srcW; ++x) scratch[x * p.srcC + c] = s16[x];
-        }
-      }
-      row16 = scratch;
+      planar_(image + static_cast<size_t>(y) * p.srcW * es, f32, p.srcH * p.srcW, p.srcC, p.srcW, mid);
+      return;
     }
     Bf16ToFp32Kernels().Best().fn(row16, count, mid);
   }
 
   GemmRowF32Fn row_;
   StoreRowFn store_;
+  PlanarRowToF32Fn planar_;
   bool depthwise_;
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   AlignedVector<float> packed_;
@@ -251,13 +243,14 @@ class NhwcGemmF32 : public Algorithm {
 
 }  // namespace
 
-std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store) {
-  return std::make_unique<NhwcGemmF32>(g, row, store, false);
+std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
+                                           PlanarRowToF32Fn planar) {
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, false);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
-                                                StoreRowFn store) {
-  return std::make_unique<NhwcGemmF32>(g, row, store, true);
+                                                StoreRowFn store, PlanarRowToF32Fn planar) {
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, true);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store) {

@@ -44,6 +44,8 @@ struct GemmRowF32Args {
   float* out;  // [width][nblocks * 16]
 };
 using GemmRowF32Fn = void (*)(const GemmRowF32Args& args);
+using PlanarRowToF32Fn = void (*)(const void* src, bool f32, size_t plane, size_t channels,
+                                  size_t width, float* out);
 
 // One output row of a depthwise convolution (group == srcC == dstC):
 // out[x][c] = sum over (ky, kx) of src[x * pixel_stride + ky * ky_stride +
@@ -162,15 +164,20 @@ void StorePixels(StoreRunFn run, const Geometry& g, const Epilogue& e, const flo
 
 #if defined(__x86_64__)
 // conv16b_avx2.cc (AVX2 + FMA) and conv16b_sse41.cc (SSE4.1): the FP32
-// GEMM row and depthwise row (MakeNhwcDepthwiseF32); a StoreRowFn for the activations that are a few FP32
+// GEMM row and depthwise row (MakeNhwcDepthwiseF32); an NCHW source row as
+// interleaved FP32 (BF16 values; out[x * channels + c]); a StoreRowFn for the activations that are a few FP32
 // operations (bit-identical to StoreOutput), StoreOutputVector otherwise;
 // the compute peak of the multiply-add (FLOPs performed).
 void GemmRowF32Avx2(const GemmRowF32Args& args);
+void PlanarRowToF32Avx2(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                        float* out);
 void DepthwiseRowF32Avx2(const GemmRowF32Args& args);
 void StoreRowAvx2(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                   size_t oy, size_t c0, size_t nc, uint8_t* dst);
 uint64_t PeakAvx2(uint64_t iterations);
 void GemmRowF32Sse41(const GemmRowF32Args& args);
+void PlanarRowToF32Sse41(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                         float* out);
 void DepthwiseRowF32Sse41(const GemmRowF32Args& args);
 void StoreRowSse41(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                    size_t oy, size_t c0, size_t nc, uint8_t* dst);

@@ -43,6 +43,11 @@ void StoreRowSse41(const Geometry& g, const Epilogue& e, const float* sums, size
   x86_f32::StoreRow<Sse41>(g, e, sums, ld, n, oy, c0, nc, dst);
 }
 
+void PlanarRowToF32Sse41(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                        float* out) {
+  x86_f32::PlanarRowToF32(src, f32, plane, channels, width, out);
+}
+
 uint64_t PeakSse41(uint64_t iterations) { return x86_f32::Peak<Sse41>(iterations); }
 
 }  // namespace conv16b_internal

@@ -18,6 +18,7 @@
 #include "bf16/bf16.h"
 #include "conv16b/conv16b_check.h"
 #include "conv16b/conv16b_internal.h"
+#include "conv16b/conv16b_kernels.h"
 #include "core/cpu.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -471,6 +472,60 @@ TEST(Conv16bSelection, Rules) {
     }
     EXPECT_EQ(info(p).rfind(want, 0), 0u) << info(p) << " vs " << want;
   }
+}
+
+// The NCHW source rows of the FP32 algorithms round like Fp32ToBf16 (SPEC
+// §2) bit for bit: ties, NaN payloads, denormals, infinities; every
+// channel and pixel tail of the 4 x 4 transposes.
+TEST(Conv16bKernels, PlanarRowToF32RoundsLikeSpec) {
+#if defined(__x86_64__)
+  struct Fn {
+    const char* name;
+    Isa isa;
+    conv16b_internal::PlanarRowToF32Fn fn;
+  };
+  const Fn fns[] = {{"avx2", Isa::kAvx2, conv16b_internal::PlanarRowToF32Avx2},
+                    {"sse41", Isa::kSse41, conv16b_internal::PlanarRowToF32Sse41}};
+  std::mt19937 rng(5);
+  int ran = 0;
+  for (const Fn& f : fns) {
+    if (!CpuSupports(f.isa)) continue;
+    ++ran;
+    for (size_t channels : {1, 3, 4, 7, 8, 13}) {
+      for (size_t width : {1, 4, 5, 9, 16}) {
+        const size_t plane = width + 3;
+        std::vector<float> s32(channels * plane);
+        std::vector<uint16_t> s16(channels * plane);
+        for (size_t i = 0; i < s32.size(); ++i) {
+          uint32_t bits = rng();
+          if (i % 5 == 0) bits = (bits & 0xFFFF0000u) | 0x8000u;  // a tie
+          if (i % 7 == 0) bits = 0x7F800000u | (bits & 0x807FFFFFu);  // Inf or NaN
+          if (i % 11 == 0) bits &= 0x807FFFFFu;  // denormal
+          std::memcpy(&s32[i], &bits, 4);
+          s16[i] = static_cast<uint16_t>(rng());
+        }
+        for (bool fp32 : {true, false}) {
+          std::vector<float> got(channels * width, -1.0f);
+          f.fn(fp32 ? static_cast<const void*>(s32.data()) : s16.data(), fp32, plane, channels, width,
+               got.data());
+          for (size_t c = 0; c < channels; ++c) {
+            for (size_t x = 0; x < width; ++x) {
+              const uint16_t want16 = fp32 ? Fp32ToBf16(s32[c * plane + x]) : s16[c * plane + x];
+              uint32_t got_bits;
+              std::memcpy(&got_bits, &got[x * channels + c], 4);
+              ASSERT_EQ(got_bits, uint32_t{want16} << 16)
+                  << f.name << " fp32 " << fp32 << " channels " << channels << " width " << width
+                  << " at c " << c << " x " << x;
+            }
+          }
+        }
+      }
+    }
+  }
+  if (ran == 0) GTEST_SKIP() << "needs SSE4.1";
+#else
+  GTEST_SKIP() << "x86 kernels";
+#endif
 }
 
 // The rules of every CPU class, whatever this CPU has: SelectAlgorithm with

@@ -255,6 +255,56 @@ void StoreRow(const Geometry& g, const Epilogue& e, const float* sums, size_t ld
   StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
 }
 
+// Fp32ToBf16 of SPEC.md §2 on 4 lanes, kept as FP32 (the BF16 value's
+// bits in the upper half).
+inline __m128 RoundToBf16x4(__m128 v) {
+  const __m128i u = _mm_castps_si128(v);
+  const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+  const __m128i rounded = _mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb);
+  const __m128i quiet = _mm_or_si128(u, _mm_set1_epi32(0x00400000));
+  const __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(v, v));
+  return _mm_castsi128_ps(
+      _mm_and_si128(_mm_blendv_epi8(rounded, quiet, nan), _mm_set1_epi32(static_cast<int>(0xFFFF0000u))));
+}
+
+// One row of an NCHW image (channel c's `width` pixels at src + c *
+// plane, FP32 or BF16) as BF16 values in FP32, interleaved: out[x *
+// channels + c]. 4 x 4 transposes; the channel and pixel tails scalar.
+inline void PlanarRowToF32(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                           float* out) {
+  const size_t cvec = channels / 4 * 4, xvec = width / 4 * 4;
+  const float* s32 = static_cast<const float*>(src);
+  const uint16_t* s16 = static_cast<const uint16_t*>(src);
+  auto load = [&](size_t at) {
+    if (f32) return RoundToBf16x4(_mm_loadu_ps(s32 + at));
+    __m128i h;
+    std::memcpy(&h, s16 + at, 8);  // 4 BF16 in the low 64 bits
+    return _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu16_epi32(h), 16));
+  };
+  for (size_t c = 0; c < cvec; c += 4) {
+    for (size_t x = 0; x < xvec; x += 4) {
+      __m128 r0 = load(c * plane + x), r1 = load((c + 1) * plane + x), r2 = load((c + 2) * plane + x),
+             r3 = load((c + 3) * plane + x);
+      _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+      _mm_storeu_ps(out + x * channels + c, r0);
+      _mm_storeu_ps(out + (x + 1) * channels + c, r1);
+      _mm_storeu_ps(out + (x + 2) * channels + c, r2);
+      _mm_storeu_ps(out + (x + 3) * channels + c, r3);
+    }
+  }
+  for (size_t c = 0; c < channels; ++c) {
+    for (size_t x = c < cvec ? xvec : 0; x < width; ++x) {
+      uint32_t bits;
+      if (f32) {
+        _mm_store_ss(reinterpret_cast<float*>(&bits), RoundToBf16x4(_mm_set_ss(s32[c * plane + x])));
+      } else {
+        bits = uint32_t{s16[c * plane + x]} << 16;
+      }
+      std::memcpy(out + x * channels + c, &bits, 4);
+    }
+  }
+}
+
 // The compute peak of V::MulAdd, `acc += x * y` on independent
 // accumulators: more of them than latency x throughput on current x86
 // cores. Fused (FMA, 4 x 2): 12 accumulators. Multiply then add: 8
