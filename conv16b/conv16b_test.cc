@@ -235,6 +235,12 @@ std::vector<Case> Grid() {
   add(1, Params(19, 8, 21, 19, 5, 5, 2, 1, 2, 19));  // depthwise, stride 2
   add(1, Params(16, 8, 8, 16, 3, 3, 1, 2, 2, 16));   // depthwise, dilation 2
   add(1, Params(24, 5, 13, 24, 3, 3, 1, 1, 1, 24));  // depthwise, 13 = 8 + 4 + 1 pixels
+  // Depthwise with the sliding window of the FP32 algorithms (stride ==
+  // dilation): 5x5 and 7x7 over widths that are not whole tiles, and
+  // stride 2 with dilation 2.
+  add(1, Params(20, 7, 17, 20, 5, 5, 1, 1, 2, 20));
+  add(1, Params(12, 8, 15, 12, 7, 7, 1, 1, 3, 12));
+  add(1, Params(16, 11, 13, 16, 3, 3, 2, 2, 2, 16));
   ConvParams asym = Params(7, 10, 12, 10, 3, 4);
   asym.padY = 2;
   asym.padX = 0;

@@ -11,9 +11,11 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_internal.h"
@@ -114,11 +116,71 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, float* out) {
   }
 }
 
+// DepthwiseTile for stride 1, dilation 1 and K = kernel_x columns: each
+// source vector of a kernel row is loaded once and feeds the up to K
+// pixels whose window covers it (M + K - 1 loads per kernel row instead
+// of M * K), with the K weights in registers. Pixel m still adds its taps
+// in (ky, kx) order.
+template <class V, int K, int M>
+void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, float* out) {
+  using T = typename V::T;
+  const size_t channels = a.channels, cp = a.pixel_stride;
+  for (size_t c = 0; c < channels; c += V::kLanes) {
+    T acc[M];
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) acc[m] = V::Zero();
+    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+      const float* s = a.rows[ky] + x0 * cp + c;
+      const float* w = a.weight + ky * K * channels + c;
+      T wv[K];
+#pragma GCC unroll 7
+      for (int kx = 0; kx < K; ++kx) wv[kx] = V::Load(w + kx * channels);
+#pragma GCC unroll 14
+      for (int i = 0; i < M + K - 1; ++i) {
+        const T sv = V::LoadU(s + i * cp);
+#pragma GCC unroll 7
+        for (int kx = K - 1; kx >= 0; --kx) {
+          // Pixel m = i - kx: the larger kx first, so each pixel's taps
+          // arrive in increasing kx over consecutive i.
+          const int m = i - kx;
+          if (m >= 0 && m < M) acc[m] = V::MulAdd(sv, wv[kx], acc[m]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) V::Store(out + m * channels + c, acc[m]);
+  }
+}
+
+template <class V, int K, int M, size_t... kIs>
+constexpr auto SlideTiles(std::index_sequence<kIs...>) {
+  using TileFn = void (*)(const GemmRowF32Args&, size_t, float*);
+  return std::array<TileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, K, kIs + 1>...};
+}
+
+// The row with DepthwiseSlideTile: tiles of at most M pixels, balanced.
+template <class V, int K, int M>
+void DepthwiseSlideRow(const GemmRowF32Args& a) {
+  static constexpr auto kTiles = SlideTiles<V, K, M>(std::make_index_sequence<M>());
+  const size_t tiles = (a.width + M - 1) / M, base = a.width / tiles, extra = a.width % tiles;
+  for (size_t t = 0, x = 0; t < tiles; ++t) {
+    const size_t m = base + (t < extra ? 1 : 0);
+    kTiles[m](a, x, a.out + x * a.channels);
+    x += m;
+  }
+}
+
 // One output row of a depthwise convolution: `channels` (a multiple of
 // 16) is the padded channel count and the row stride of `out`; `weight` is
 // [tap][channels].
 template <class V>
 void DepthwiseRow(const GemmRowF32Args& a) {
+  // Registers: M accumulators + K weights + one source vector.
+  if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
+    if (a.kernel_x == 3) return DepthwiseSlideRow<V, 3, 8>(a);
+    if (a.kernel_x == 5) return DepthwiseSlideRow<V, 5, 8>(a);
+    if (a.kernel_x == 7) return DepthwiseSlideRow<V, 7, 6>(a);
+  }
   constexpr int kM = 8;
   using TileFn = void (*)(const GemmRowF32Args&, size_t, float*);
   static const TileFn kTiles[] = {nullptr,
