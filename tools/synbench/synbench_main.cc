@@ -1,6 +1,8 @@
 // synbench: check and time any synops op on any problem from the command line.
 //
 //   synbench [--mode=check|perf|both] [--isa=KERNEL] [--min_time=SECONDS] [problem ...]
+// KERNEL is a kernel name (avx2, amx_bf16::nhwc_gemm) or the ISA prefix of
+// algorithm names (avx2: every avx2::* algorithm).
 //   synbench --list
 //
 // With no problem it runs the built-in suite of every registered op. For each
@@ -89,7 +91,9 @@ int Run(const Options& opt) {
     }
     bool any = false;
     for (const KernelInfo& k : kernels) {
-      if (!opt.isa.empty() && k.name != opt.isa) continue;
+      // --isa names a kernel, or an ISA prefix of conv16b's algorithm
+      // names (--isa=avx2: every avx2::* algorithm).
+      if (!opt.isa.empty() && k.name != opt.isa && !absl::StartsWith(k.name, opt.isa + "::")) continue;
       any = true;
       if (!CpuSupports(k.isa)) {
         std::printf("%-12s %-40s %-11s skip (CPU lacks %s)\n", problem->op().c_str(), text.c_str(),
