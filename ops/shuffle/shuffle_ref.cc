@@ -28,8 +28,13 @@ void ShuffleRef(const float* src0, const float* src1, size_t channels0, size_t c
       }
     } else {
       // T[2k] = src0 channel k, T[2k+1] = src1 channel k.
+      // Indexing each pointer, not (j % 2 == 0 ? src0 : src1)[at]: GCC
+      // 12.2 with -fsanitize=undefined -O2 miscompiles that form (the odd
+      // channels all read src1's first element of the pixel), which failed
+      // every shuffle test under --config=ubsan.
       auto T = [&](size_t j) {
-        return (j % 2 == 0 ? src0 : src1)[At(format, j / 2, s, c, spatial)];
+        const size_t at = At(format, j / 2, s, c, spatial);
+        return j % 2 == 0 ? src0[at] : src1[at];
       };
       for (size_t j = 0; j < channels0; ++j) dst0[At(format, j, s, channels0, spatial)] = T(j);
       for (size_t j = 0; j < channels1; ++j) {
