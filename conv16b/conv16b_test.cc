@@ -295,9 +295,9 @@ std::vector<Case> Grid() {
 }
 
 // Every grid case in both formats, all four type combinations, with the
-// activations taking turns.
-TEST_P(Conv16bAlgorithm, GridAllFormatsAndTypes) {
-  std::mt19937 rng(42);
+// activations taking turns (tensors not filled yet).
+std::vector<Problem> GridProblems() {
+  std::vector<Problem> problems;
   int turn = 0;
   for (const Case& c : Grid()) {
     for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
@@ -310,11 +310,19 @@ TEST_P(Conv16bAlgorithm, GridAllFormatsAndTypes) {
           pr.p.srcT = st;
           pr.p.dstT = dt;
           pr.p.activation = static_cast<Activation>(turn++ % kActivationCount);
-          conv16b_check::FillRandom(&pr, false, &rng);
-          Check(pr, false, "grid");
+          problems.push_back(pr);
         }
       }
     }
+  }
+  return problems;
+}
+
+TEST_P(Conv16bAlgorithm, GridAllFormatsAndTypes) {
+  std::mt19937 rng(42);
+  for (Problem pr : GridProblems()) {
+    conv16b_check::FillRandom(&pr, false, &rng);
+    Check(pr, false, "grid");
   }
   EXPECT_GT(checked_, 0);
 }
@@ -631,31 +639,18 @@ TEST(Conv16bSelection, EmulatedAmxIsBitIdenticalToAmx) {
   int compared = 0;
   for (const char* name : {"nchw_gemm", "nhwc_gemm", "nhwc_im2row"}) {
     const std::string hw = std::string("amx_bf16::") + name, emu = std::string("amx_emu::") + name;
-    for (const Case& c : Grid()) {
-      for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
-        for (DataType st : {DataType::k32f, DataType::k16b}) {
-          for (DataType dt : {DataType::k32f, DataType::k16b}) {
-            Problem pr;
-            pr.batch = c.batch;
-            pr.p = c.p;
-            pr.p.srcF = pr.p.dstF = f;
-            pr.p.srcT = st;
-            pr.p.dstT = dt;
-            pr.p.activation = static_cast<Activation>(compared % kActivationCount);
-            auto g = conv16b_internal::Validate(pr.batch, pr.p);
-            ASSERT_TRUE(g.ok());
-            if (!conv16b_internal::FindAlgorithm(hw)->supports(*g)) continue;
-            conv16b_check::FillRandom(&pr, false, &rng);
-            auto a = conv16b_check::Run(pr, hw);
-            auto b = conv16b_check::Run(pr, emu);
-            ASSERT_TRUE(a.ok() && b.ok()) << hw;
-            if (auto m = testing::CompareBitExact(*b, *a)) {
-              FAIL() << emu << " vs " << hw << " " << conv16b_check::ProblemString(pr) << ": " << m->ToString();
-            }
-            ++compared;
-          }
-        }
+    for (Problem pr : GridProblems()) {
+      auto g = conv16b_internal::Validate(pr.batch, pr.p);
+      ASSERT_TRUE(g.ok());
+      if (!conv16b_internal::FindAlgorithm(hw)->supports(*g)) continue;
+      conv16b_check::FillRandom(&pr, false, &rng);
+      auto a = conv16b_check::Run(pr, hw);
+      auto b = conv16b_check::Run(pr, emu);
+      ASSERT_TRUE(a.ok() && b.ok()) << hw;
+      if (auto m = testing::CompareBitExact(*b, *a)) {
+        FAIL() << emu << " vs " << hw << " " << conv16b_check::ProblemString(pr) << ": " << m->ToString();
       }
+      ++compared;
     }
   }
   EXPECT_GT(compared, 0);
