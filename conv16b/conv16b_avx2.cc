@@ -43,21 +43,7 @@ struct Avx2 {
 
 }  // namespace
 
-void GemmRowF32Avx2(const GemmRowF32Args& args) { x86_f32::GemmRow<Avx2>(args); }
-
-void DepthwiseRowF32Avx2(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<Avx2>(args); }
-
-void StoreRowAvx2(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
-                  size_t oy, size_t c0, size_t nc, uint8_t* dst) {
-  x86_f32::StoreRow<Avx2>(g, e, sums, ld, n, oy, c0, nc, dst);
-}
-
-void PlanarRowToF32Avx2(const void* src, bool f32, size_t plane, size_t channels, size_t width,
-                        float* out) {
-  x86_f32::PlanarRowToF32(src, f32, plane, channels, width, out);
-}
-
-uint64_t PeakAvx2(uint64_t iterations) { return x86_f32::Peak<Avx2>(iterations); }
+SYNOPS_CONV16B_X86_F32_KERNELS(Avx2, Avx2)
 
 }  // namespace conv16b_internal
 }  // namespace synops

@@ -34,21 +34,7 @@ struct Sse41 {
 
 }  // namespace
 
-void GemmRowF32Sse41(const GemmRowF32Args& args) { x86_f32::GemmRow<Sse41>(args); }
-
-void DepthwiseRowF32Sse41(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<Sse41>(args); }
-
-void StoreRowSse41(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
-                   size_t oy, size_t c0, size_t nc, uint8_t* dst) {
-  x86_f32::StoreRow<Sse41>(g, e, sums, ld, n, oy, c0, nc, dst);
-}
-
-void PlanarRowToF32Sse41(const void* src, bool f32, size_t plane, size_t channels, size_t width,
-                        float* out) {
-  x86_f32::PlanarRowToF32(src, f32, plane, channels, width, out);
-}
-
-uint64_t PeakSse41(uint64_t iterations) { return x86_f32::Peak<Sse41>(iterations); }
+SYNOPS_CONV16B_X86_F32_KERNELS(Sse41, Sse41)
 
 }  // namespace conv16b_internal
 }  // namespace synops

@@ -410,4 +410,20 @@ uint64_t Peak(uint64_t iterations) {
 }  // namespace conv16b_internal
 }  // namespace synops
 
+// The kernels of conv16b_kernels.h for one ISA file: GemmRowF32<Isa>,
+// DepthwiseRowF32<Isa>, StoreRow<Isa>, PlanarRowToF32<Isa>, Peak<Isa>
+// from the vector traits V.
+#define SYNOPS_CONV16B_X86_F32_KERNELS(Isa, V)                                                  \
+  void GemmRowF32##Isa(const GemmRowF32Args& args) { x86_f32::GemmRow<V>(args); }              \
+  void DepthwiseRowF32##Isa(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<V>(args); }    \
+  void StoreRow##Isa(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,        \
+                     size_t n, size_t oy, size_t c0, size_t nc, uint8_t* dst) {                 \
+    x86_f32::StoreRow<V>(g, e, sums, ld, n, oy, c0, nc, dst);                                   \
+  }                                                                                             \
+  void PlanarRowToF32##Isa(const void* src, bool f32, size_t plane, size_t channels,            \
+                           size_t width, float* out) {                                          \
+    x86_f32::PlanarRowToF32(src, f32, plane, channels, width, out);                             \
+  }                                                                                             \
+  uint64_t Peak##Isa(uint64_t iterations) { return x86_f32::Peak<V>(iterations); }
+
 #endif  // SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
