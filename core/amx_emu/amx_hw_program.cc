@@ -19,5 +19,17 @@ void RunOnHardware(const TileConfig& config, float* c, const void* a, const void
   _tile_release();
 }
 
+void RunOnEmulator(const TileConfig& config, float* c, const void* a, const void* b, const void* a2) {
+  LoadConfig(&config);
+  Load(0, c, 64);
+  Load(1, a, 64);
+  Load(2, b, 64);
+  Load(3, a2, 64);
+  DpBf16ps(0, 1, 2);
+  DpBf16ps(0, 3, 2);
+  Store(0, c, 64);
+  Release();
+}
+
 }  // namespace amx_emu
 }  // namespace synops
