@@ -98,13 +98,7 @@ class AmxGemm : public PackedGemm {
     a.store = &AmxStoreContext::Store;
     a.ctx = &ctx;
     for (size_t n = 0; n < geo_.batch; ++n) {
-      const uint16_t* base;
-      if (direct_) {
-        base = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
-      } else {
-        pad_.Fill(geo_, src, n, padded);
-        base = padded;
-      }
+      const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
       ctx.n = n;
       for (size_t gr = 0; gr < p.group; ++gr) {
         a.src = base + gr * geo_.icg;

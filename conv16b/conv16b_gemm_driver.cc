@@ -62,13 +62,7 @@ class NhwcGemm : public PackedGemm {
     a.width = p.dstW;
     a.out = sums;
     for (size_t n = 0; n < geo_.batch; ++n) {
-      const uint16_t* base;
-      if (direct_) {
-        base = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
-      } else {
-        pad_.Fill(geo_, src, n, padded);
-        base = padded;
-      }
+      const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
       for (size_t oy = 0; oy < p.dstH; ++oy) {
         for (size_t gr = 0; gr < p.group; ++gr) {
           a.src = base + oy * p.strideY * pw * cp + gr * icp;

@@ -35,6 +35,14 @@ struct PaddedSource {
   size_t Bytes() const { return ph * pw * cp * sizeof(uint16_t); }
   // Fills `out` from batch item n of `src`.
   void Fill(const Geometry& g, const uint8_t* src, size_t n, uint16_t* out) const;
+  // Batch item n as a kernel reads it: `src` in place when `direct` (a BF16
+  // NHWC source the kernel can read unpadded), else Fill()ed into `padded`.
+  const uint16_t* Image(const Geometry& g, const uint8_t* src, size_t n, bool direct,
+                        uint16_t* padded) const {
+    if (direct) return reinterpret_cast<const uint16_t*>(src) + n * g.src_image;
+    Fill(g, src, n, padded);
+    return padded;
+  }
 };
 
 // Every group's weights as pair-interleaved (w = 16) `rows` x ocg matrices
