@@ -79,38 +79,27 @@ void Register(const std::string& label, const Shape& shape, const Variant& varia
   })->Unit(benchmark::kMillisecond);
 }
 
+#if defined(__x86_64__)
+// A compute-peak loop `peak` (returns the FLOPs of `iterations`) as a
+// benchmark with a FLOPS counter; skipped without `isa`.
+void RegisterPeak(const char* name, Isa isa, uint64_t (*peak)(uint64_t), uint64_t iterations) {
+  benchmark::RegisterBenchmark(name, [=](benchmark::State& state) {
+    if (!testing::SkipUnlessSupported(state, isa)) return;
+    double flops = 0;
+    for (auto _ : state) flops += static_cast<double>(peak(iterations));
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+  });
+}
+#endif
+
 void RegisterAll() {
 #if defined(__x86_64__)
-  benchmark::RegisterBenchmark("Peak/sse41/mul_add", [](benchmark::State& state) {
-    if (!testing::SkipUnlessSupported(state, Isa::kSse41)) return;
-    double flops = 0;
-    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakSse41(1 << 16));
-    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
-  });
-  benchmark::RegisterBenchmark("Peak/avx2/fma", [](benchmark::State& state) {
-    if (!testing::SkipUnlessSupported(state, Isa::kAvx2)) return;
-    double flops = 0;
-    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAvx2(1 << 16));
-    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
-  });
-  benchmark::RegisterBenchmark("Peak/avx512/fma", [](benchmark::State& state) {
-    if (!testing::SkipUnlessSupported(state, Isa::kAvx512)) return;
-    double flops = 0;
-    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAvx512(1 << 16));
-    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
-  });
-  benchmark::RegisterBenchmark("Peak/avx512bf16/vdpbf16ps", [](benchmark::State& state) {
-    if (!testing::SkipUnlessSupported(state, Isa::kAvx512Bf16)) return;
-    double flops = 0;
-    for (auto _ : state) flops += static_cast<double>(conv16b_internal::PeakAvx512Bf16(1 << 16));
-    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
-  });
-  benchmark::RegisterBenchmark("Peak/amx_bf16/tdpbf16ps", [](benchmark::State& state) {
-    if (!testing::SkipUnlessSupported(state, Isa::kAmxBf16)) return;
-    double flops = 0;
-    for (auto _ : state) flops += static_cast<double>(conv16b_internal::amx_bf16::Peak(1 << 14));
-    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
-  });
+  RegisterPeak("Peak/sse41/mul_add", Isa::kSse41, conv16b_internal::PeakSse41, 1 << 16);
+  RegisterPeak("Peak/avx2/fma", Isa::kAvx2, conv16b_internal::PeakAvx2, 1 << 16);
+  RegisterPeak("Peak/avx512/fma", Isa::kAvx512, conv16b_internal::PeakAvx512, 1 << 16);
+  RegisterPeak("Peak/avx512bf16/vdpbf16ps", Isa::kAvx512Bf16, conv16b_internal::PeakAvx512Bf16,
+               1 << 16);
+  RegisterPeak("Peak/amx_bf16/tdpbf16ps", Isa::kAmxBf16, conv16b_internal::amx_bf16::Peak, 1 << 14);
   // One 32 x 32 output block per iteration (tiles zeroed, loaded,
   // multiplied and stored) with K = 32 * chunks: the bound of the kernel's
   // tile loop at the K of the layers (1x1 64->256: 2 chunks, 1x1
