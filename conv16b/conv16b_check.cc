@@ -22,9 +22,12 @@ void SetOutputSize(ConvParams* p) {
 
 void FillRandom(Problem* pr, bool integers, std::mt19937* rng) {
   const ConvParams& p = pr->p;
-  std::uniform_real_distribution<float> real(-1.0f, 1.0f);
-  std::uniform_int_distribution<int> integer(-4, 4);
-  auto value = [&]() { return integers ? static_cast<float>(integer(*rng)) : real(*rng); };
+  // Plain arithmetic on the generator's bits: libstdc++'s
+  // uniform_real_distribution calls logl for every value, most of a small
+  // fuzz input's time.
+  auto real = [&]() { return static_cast<float>((*rng)() >> 8) * 0x1p-23f - 1.0f; };  // [-1, 1)
+  auto integer = [&]() { return static_cast<int>((*rng)() % 9) - 4; };                // [-4, 4]
+  auto value = [&]() { return integers ? static_cast<float>(integer()) : real(); };
   pr->weight.resize(p.kernelY * p.kernelX * (p.srcC / p.group) * p.dstC);
   for (float& w : pr->weight) w = value();
   pr->bias.resize(p.dstC);
@@ -48,7 +51,7 @@ void FillRandom(Problem* pr, bool integers, std::mt19937* rng) {
       break;
     case Activation::kPrelu:
       pr->params.resize(p.dstC);
-      for (float& v : pr->params) v = integers ? static_cast<float>(integer(*rng) % 3) : real(*rng);
+      for (float& v : pr->params) v = integers ? static_cast<float>(integer() % 3) : real();
       break;
     case Activation::kElu:
       pr->params = {0.7f};

@@ -21,10 +21,8 @@ float DataProvider::FloatIn(float lo, float hi) {
 }
 
 std::vector<float> DataProvider::Floats(size_t n, float lo, float hi, bool specials) {
-  const int special_per_1024 = Integral<int>(0, 64);
-  std::mt19937_64 rng = Rng();
-  std::uniform_real_distribution<float> uniform(lo, hi);
-  std::uniform_int_distribution<int> per1024(0, 1023);
+  const uint32_t special_per_1024 = Integral<uint32_t>(0, 64);
+  fuzz::Rng rng = Rng();
   const float kSpecial[] = {0.0f,
                             -0.0f,
                             lo,
@@ -36,11 +34,18 @@ std::vector<float> DataProvider::Floats(size_t n, float lo, float hi, bool speci
                             -1e-40f,
                             3e38f,
                             -3e38f};
-  const int num_special = specials ? 11 : 4;
-  std::uniform_int_distribution<int> pick(0, num_special - 1);
+  const uint32_t num_special = specials ? 11 : 4;
   std::vector<float> v(n);
   for (float& x : v) {
-    x = per1024(rng) < special_per_1024 ? kSpecial[pick(rng)] : uniform(rng);
+    const uint64_t r = rng();
+    // Low 10 bits: special or not; the next bits: which special, else the value.
+    if ((r & 1023) < special_per_1024) {
+      x = kSpecial[((r >> 10) & 0xFFFF) * num_special >> 16];
+    } else {
+      const float u = static_cast<float>(r >> 40) * 0x1p-24f;
+      const float y = lo + (hi - lo) * u;
+      x = y < hi ? y : hi;
+    }
   }
   return v;
 }

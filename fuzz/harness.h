@@ -8,7 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <random>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -16,8 +16,43 @@
 namespace synops {
 namespace fuzz {
 
-// Largest tensor a fuzzer may build, in bytes (keeps every run fast).
-inline constexpr size_t kMaxTensorBytes = 1 << 20;
+// Tensor sizes, in bytes. Most inputs describe small problems (every tail,
+// every small shape, well over 1,000 inputs a second under ASan); the few
+// that DataProvider::Large() picks go up to kMaxTensorBytes, past every block,
+// chunk and table size of the kernels (the largest is 4096 elements).
+inline constexpr size_t kSmallTensorBytes = 16 << 10;
+inline constexpr size_t kMaxTensorBytes = 256 << 10;
+
+// Bulk data generator (SplitMix64): a UniformRandomBitGenerator that is
+// cheap under ASan and coverage instrumentation. std::mt19937_64 with
+// std::uniform_real_distribution was a third of some fuzzers' time
+// (libstdc++'s generate_canonical calls logl for every value).
+class Rng {
+ public:
+  using result_type = uint64_t;
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, n) (n > 0), by multiply-shift.
+  uint32_t Below(uint32_t n) {
+    return static_cast<uint32_t>(((*this)() >> 32) * n >> 32);
+  }
+  // Uniform in [lo, hi] with 24 random bits.
+  float Uniform(float lo, float hi) {
+    const float u = static_cast<float>((*this)() >> 40) * 0x1p-24f;
+    const float x = lo + (hi - lo) * u;
+    return x < hi ? x : hi;
+  }
+
+ private:
+  uint64_t state_;
+};
 
 // Reads typed values from the fuzzer's bytes (like LLVM's FuzzedDataProvider,
 // written here so the replay tests build with gcc). When the bytes run out,
@@ -39,6 +74,11 @@ class DataProvider {
     return static_cast<T>(static_cast<uint64_t>(lo) + v);
   }
   bool Bool() { return Integral<uint8_t>(0, 1) == 1; }
+  // Whether this input describes a large problem (one byte value in 32).
+  bool Large() { return Integral<uint8_t>(0, 31) == 0; }
+  // The size cap of this input's tensors: kMaxTensorBytes if Large(), else
+  // kSmallTensorBytes.
+  size_t MaxTensorBytes() { return Large() ? kMaxTensorBytes : kSmallTensorBytes; }
   // One of the `n` values of an enum-like range [0, n).
   int Pick(int n) { return Integral<int>(0, n - 1); }
   // A float from the raw bytes (any bit pattern: NaN, Inf, denormals).
@@ -47,7 +87,7 @@ class DataProvider {
   float FloatIn(float lo, float hi);
 
   // A generator seeded from the next 8 bytes.
-  std::mt19937_64 Rng() { return std::mt19937_64(Integral<uint64_t>(0, ~uint64_t{0})); }
+  fuzz::Rng Rng() { return fuzz::Rng(Integral<uint64_t>(0, ~uint64_t{0})); }
 
   // `n` floats: uniform in [lo, hi], mixed with special values (±0, the ends
   // of the range, and, if `specials`, ±Inf, NaN, denormals and huge values)

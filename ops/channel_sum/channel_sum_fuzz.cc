@@ -17,9 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::DataProvider in(data, size);
   const TensorFormat format = in.Bool() ? TensorFormat::kNhwc : TensorFormat::kNchw;
   const size_t channels = in.Integral<size_t>(1, 600);
-  const size_t max_spatial = fuzz::kMaxTensorBytes / 2 / channels;
-  // Mostly small problems (fast, every tail); one in eight up to the 1 MiB cap.
-  const bool large = in.Integral<int>(0, 7) == 0;
+  // Mostly small problems (fast, every tail); rarely up to the size cap.
+  const bool large = in.Large();
+  const size_t max_bytes = large ? fuzz::kMaxTensorBytes : fuzz::kSmallTensorBytes;
+  const size_t max_spatial = std::max<size_t>(1, max_bytes / 2 / channels);
   const size_t spatial = in.Integral<size_t>(0, large ? max_spatial : std::min<size_t>(max_spatial, 70));
   const float scale = std::ldexp(1.0f, in.Integral<int>(-130, 100));
   const std::vector<float> values = in.Floats(channels * spatial, -scale, scale, /*specials=*/false);

@@ -35,10 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::DataProvider in(data, size);
   const EltwiseOp op = static_cast<EltwiseOp>(in.Pick(4));
   const size_t count = in.Integral<size_t>(2, 12);
-  const size_t max_n = fuzz::kMaxTensorBytes / sizeof(float);
-  // Mostly small problems (fast, every tail); one in eight up to the 1 MiB cap.
-  const bool large = in.Integral<int>(0, 7) == 0;
-  const size_t n = in.Integral<size_t>(0, large ? max_n : 300);
+  // Mostly small problems (fast, every tail); rarely up to the size cap (all
+  // inputs together).
+  const bool large = in.Large();
+  const size_t n = in.Integral<size_t>(0, large ? fuzz::kMaxTensorBytes / sizeof(float) / count : 300);
   // -1: separate dst; otherwise dst is src[in_place].
   const int in_place = in.Integral<int>(-1, static_cast<int>(count) - 1);
   // The same array passed twice (inputs may alias each other).

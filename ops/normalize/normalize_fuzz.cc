@@ -23,10 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const TensorFormat format = in.Bool() ? TensorFormat::kNhwc : TensorFormat::kNchw;
   const bool in_place = in.Bool();
   const size_t misalign = in.Integral<size_t>(0, 15);
-  const bool large = in.Integral<int>(0, 7) == 0;
+  const bool large = in.Large();
   const size_t batch = in.Integral<size_t>(1, 3);
-  const size_t max_n = (fuzz::kMaxTensorBytes / 4 - misalign) / (large ? 4 : 32);
-  const size_t c = in.Integral<size_t>(1, large ? 1200 : 70);
+  const size_t max_n = (large ? fuzz::kMaxTensorBytes : fuzz::kSmallTensorBytes) / 4;
+  // Large: past the kernels' 2048-channel staging limit.
+  const size_t c = in.Integral<size_t>(1, large ? 2100 : 70);
   const size_t s = in.Integral<size_t>(1, std::max<size_t>(1, std::min<size_t>(large ? 4000 : 80, max_n / (batch * c))));
   const size_t n = batch * c * s;
   const float eps = in.Bool() ? in.FloatIn(1e-7f, 1e-3f) : in.FloatIn(0.0f, 2.0f);

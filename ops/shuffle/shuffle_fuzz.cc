@@ -20,14 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t misalign0 = in.Integral<size_t>(0, 15), misalign1 = in.Integral<size_t>(0, 15);
   const size_t c0 = 2 * in.Integral<size_t>(0, 150), c1 = 2 * in.Integral<size_t>(0, 150);
   const size_t largest = std::max(c0, c1) + 1;  // channels of the largest tensor, at most
-  const size_t max_spatial = fuzz::kMaxTensorBytes / sizeof(float) / largest;
-  // Mostly small problems (every tail); one in eight up to the 1 MiB cap.
-  const bool large = in.Integral<int>(0, 7) == 0;
+  // Mostly small problems (every tail); rarely up to the size cap.
+  const bool large = in.Large();
+  const size_t max_spatial = in.MaxTensorBytes() / sizeof(float) / largest;
   const size_t spatial = in.Integral<size_t>(0, large ? max_spatial : std::min<size_t>(max_spatial, 40));
   const size_t half = (c0 + c1) / 2;
   const size_t in0 = type == 0 ? c0 : half, in1 = type == 0 ? c1 : half;
   const size_t out0 = type == 0 ? half : c0, out1 = type == 0 ? half : c1;
-  std::mt19937_64 rng = in.Rng();
+  fuzz::Rng rng = in.Rng();
   auto bits = [&rng](size_t n) {
     std::vector<float> v(n);
     for (float& x : v) {

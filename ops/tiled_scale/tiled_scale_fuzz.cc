@@ -18,9 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const TensorFormat format = in.Bool() ? TensorFormat::kNhwc : TensorFormat::kNchw;
   const bool in_place = in.Bool();
   const size_t misalign = in.Integral<size_t>(0, 15);
-  const size_t max_n = fuzz::kMaxTensorBytes / sizeof(float) - misalign;
-  // Mostly small dimensions (every tail); one in eight as large as the cap allows.
-  const bool large = in.Integral<int>(0, 7) == 0;
+  // Mostly small dimensions (every tail); rarely as large as the cap allows.
+  const bool large = in.Large();
+  const size_t max_n = (large ? fuzz::kMaxTensorBytes : fuzz::kSmallTensorBytes) / sizeof(float);
   const size_t c = in.Integral<size_t>(1, large ? 2000 : 70);
   const size_t h = in.Integral<size_t>(1, std::max<size_t>(1, std::min<size_t>(large ? 2000 : 40, max_n / c)));
   const size_t w = in.Integral<size_t>(1, std::max<size_t>(1, std::min<size_t>(large ? 2000 : 70, max_n / (c * h))));

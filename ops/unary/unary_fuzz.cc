@@ -18,10 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace synops;  // NOLINT
   fuzz::DataProvider in(data, size);
   const UnaryOp op = static_cast<UnaryOp>(in.Pick(kNumUnaryOps));
-  const size_t max_n = fuzz::kMaxTensorBytes / sizeof(float);
-  // Mostly short arrays (every tail); one in eight up to the 1 MiB cap.
-  const bool large = in.Integral<int>(0, 7) == 0;
-  const size_t n = in.Integral<size_t>(0, large ? max_n : 300);
+  // Mostly short arrays (every tail); rarely up to the size cap.
+  const size_t n = in.Integral<size_t>(0, in.Large() ? fuzz::kMaxTensorBytes / sizeof(float) : 300);
   const bool in_place = in.Bool();
   std::vector<float> src;
   switch (in.Pick(3)) {
@@ -31,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     case 1: {  // raw bit patterns
-      std::mt19937_64 rng = in.Rng();
+      fuzz::Rng rng = in.Rng();
       src.resize(n);
       for (float& x : src) {
         const uint32_t bits = static_cast<uint32_t>(rng());
