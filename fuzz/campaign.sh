@@ -5,7 +5,11 @@
 # found into that corpus and prints one table row per fuzzer.
 #
 #   ./bazelw run //fuzz:campaign -- --seconds_per_fuzzer=N [--fuzzers=a,b]
-#       [--jobs=J] [--update_seeds] [--save_crashes]
+#       [--jobs=J] [--update_seeds] [--save_crashes] [--state_dir=DIR]
+#
+# Campaigns may run at the same time: each run fuzzes into its own scratch
+# directory and logs to its own file; merges into a shared corpus (the
+# persistent one, the repository's seeds) hold a lock on that directory.
 #
 # Exits non-zero if any fuzzer crashed (or timed out / ran out of memory),
 # failed to build or ran no inputs. See fuzz/README.md.
@@ -17,15 +21,18 @@ usage: ./bazelw run //fuzz:campaign -- [options]
 
   --seconds_per_fuzzer=N   fuzzing time per fuzzer (default 60)
   --fuzzers=a,b            only these fuzzers (names from fuzz/fuzzers.bzl; default all)
-  --jobs=J                 run J fuzzers at the same time (default 1)
+  --jobs=J                 J processes: J fuzzers at the same time, or, with one
+                           fuzzer, libFuzzer's fork mode with J workers (default 1)
   --update_seeds           merge-minimize new inputs into fuzz/corpus/<name>/ in the repo
   --save_crashes           copy crash inputs into fuzz/regressions/<name>/ in the repo
   --timeout_per_input=S    libFuzzer -timeout: one input slower than S s is a finding (default 30)
   --rss_limit_mb=M         libFuzzer -rss_limit_mb (default 2048)
+  --state_dir=DIR          per-fuzzer state (default ${XDG_CACHE_HOME:-$HOME/.cache}/synops/fuzz);
+                           an empty directory measures a run from the committed seeds alone
   --fuzzer_list=FILE       "<name> <label>" lines (set by //fuzz:campaign from fuzzers.bzl)
 
-Per-fuzzer state lives in ${XDG_CACHE_HOME:-$HOME/.cache}/synops/fuzz/<name>/:
-corpus/ (persistent campaign corpus), artifacts/ (crash inputs), logs/.
+Per-fuzzer state lives in <state_dir>/<name>/: corpus/ (persistent campaign
+corpus), artifacts/ (crash inputs), logs/.
 EOF
 }
 
@@ -42,6 +49,7 @@ save_crashes=0
 timeout_per_input=30
 rss_limit_mb=2048
 fuzzer_list=""
+state_root="${XDG_CACHE_HOME:-$HOME/.cache}/synops/fuzz"
 
 for arg in "$@"; do
   case "$arg" in
@@ -53,6 +61,7 @@ for arg in "$@"; do
     --timeout_per_input=*) timeout_per_input="${arg#*=}" ;;
     --rss_limit_mb=*) rss_limit_mb="${arg#*=}" ;;
     --fuzzer_list=*) fuzzer_list="${arg#*=}" ;;
+    --state_dir=*) state_root="${arg#*=}" ;;
     -h | --help)
       usage
       exit 0
@@ -73,7 +82,9 @@ fuzzer_list="$(realpath "$fuzzer_list")"
 ws="${BUILD_WORKSPACE_DIRECTORY:-}"
 [[ -n "$ws" && -x "$ws/bazelw" ]] ||
   die "BUILD_WORKSPACE_DIRECTORY is not set; run it as: ./bazelw run //fuzz:campaign -- ..."
-state_root="${XDG_CACHE_HOME:-$HOME/.cache}/synops/fuzz"
+command -v flock >/dev/null || die "flock (util-linux) is needed"
+mkdir -p "$state_root" || die "cannot create --state_dir $state_root"
+state_root="$(realpath "$state_root")"
 
 # --- Which fuzzers ----------------------------------------------------------
 declare -A label_of=()
@@ -142,15 +153,18 @@ trap 'rm -rf "$results"' EXIT
 
 # Fields of a result file, tab-separated:
 # status seconds execs execs_per_s cov ft corpus_files seeds_added log crash_files...
+# `workers` > 1: libFuzzer's fork mode with that many worker processes.
 run_one() {
-  local name="$1" bin="$2"
+  local name="$1" bin="$2" workers="$3"
   local state="$state_root/$name"
-  local new="$state/new-inputs"
-  local log
+  local run new log
   mkdir -p "$state/corpus" "$state/artifacts" "$state/logs"
-  rm -rf "$new"
-  mkdir -p "$new"
-  log="$state/logs/$(date +%Y%m%d-%H%M%S).log"
+  # This run's own scratch directory (the working directory, new inputs) and
+  # log: other campaigns may be running.
+  run="$(mktemp -d "$state/run.XXXXXX")"
+  new="$run/new-inputs"
+  mkdir "$new"
+  log="$state/logs/$(date +%Y%m%d-%H%M%S)-$$.log"
 
   # New inputs go to the first directory; the others are only read.
   local dirs=("$new" "$state/corpus")
@@ -161,11 +175,16 @@ run_one() {
   local flags=(-timeout="$timeout_per_input" -rss_limit_mb="$rss_limit_mb"
     -artifact_prefix="$state/artifacts/")
 
-  echo "campaign: $name: fuzzing for ${seconds}s (log: $log)" >&2
+  local mode=(-print_final_stats=1) how=""
+  if ((workers > 1)); then
+    mode=(-fork="$workers")
+    how=" in fork mode, $workers workers"
+  fi
+  echo "campaign: $name: fuzzing for ${seconds}s$how (log: $log)" >&2
   local start end rc
   start=$(date +%s)
-  (cd "$state" && timeout -k 10 $((seconds + timeout_per_input + 120)) \
-    "$bin" -max_total_time="$seconds" -print_final_stats=1 "${flags[@]}" "${dirs[@]}") \
+  (cd "$run" && timeout -k 10 $((seconds + timeout_per_input + 120)) \
+    "$bin" -max_total_time="$seconds" "${mode[@]}" "${flags[@]}" "${dirs[@]}") \
     >"$log" 2>&1
   rc=$?
   end=$(date +%s)
@@ -176,9 +195,16 @@ run_one() {
     grep -E '/(crash|timeout|oom|leak)-[^/]*$' || true)
 
   local execs eps status_line cov ft
-  execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-  eps=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-  status_line=$(grep -E '^#[0-9]+[[:space:]].*cov: ' "$log" | tail -n 1)
+  if ((workers > 1)); then
+    # Fork mode's parent: "#<execs>: cov: C ft: F corp: N exec/s: E ...".
+    status_line=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -n 1)
+    execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<<"$status_line")
+    eps=$(sed -n 's/.* exec\/s: \([0-9]*\).*/\1/p' <<<"$status_line")
+  else
+    execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+    eps=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+    status_line=$(grep -E '^#[0-9]+[[:space:]].*cov: ' "$log" | tail -n 1)
+  fi
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$status_line")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$status_line")
 
@@ -194,17 +220,20 @@ run_one() {
   fi
 
   # Keep what added coverage in the persistent corpus; optionally in the seeds.
-  if [[ -n "$(ls -A "$new")" ]]; then
-    "$bin" -merge=1 "${flags[@]}" "$state/corpus" "$new" >>"$log" 2>&1 ||
+  # A merge writes into a directory other campaigns read and merge into: it
+  # holds that directory's lock (flock on the directory itself).
+  if [[ -n "$(find "$new" -maxdepth 1 -type f -print -quit)" ]]; then
+    (cd "$run" && flock "$state/corpus" "$bin" -merge=1 "${flags[@]}" "$state/corpus" "$new") \
+      >>"$log" 2>&1 ||
       echo "campaign: $name: merge into $state/corpus failed (see $log)" >&2
   fi
-  rm -rf "$new"
   local seeds_added=-
   if ((update_seeds)) && [[ "$status" != ERROR* ]]; then
     local seeds="$ws/fuzz/corpus/$name" before after
     mkdir -p "$seeds"
     before=$(find "$seeds" -type f | wc -l)
-    if "$bin" -merge=1 "${flags[@]}" "$seeds" "$state/corpus" >>"$log" 2>&1; then
+    if (cd "$run" && flock "$seeds" "$bin" -merge=1 "${flags[@]}" "$seeds" "$state/corpus") \
+      >>"$log" 2>&1; then
       after=$(find "$seeds" -type f | wc -l)
       seeds_added=$((after - before))
     else
@@ -212,6 +241,7 @@ run_one() {
       echo "campaign: $name: merge into $seeds failed (see $log)" >&2
     fi
   fi
+  rm -rf "$run"
   local corpus_files
   corpus_files=$(find "$state/corpus" -type f | wc -l)
 
@@ -224,6 +254,13 @@ run_one() {
   printf '%s\t' "${crashes[@]}" >>"$results/$name"
 }
 
+# One fuzzer and --jobs=J: one fork-mode run with J workers; otherwise J
+# fuzzers at a time, one process each.
+workers=1
+if ((${#names[@]} == 1 && jobs > 1)); then
+  workers=$jobs
+  jobs=1
+fi
 running=0
 for name in "${names[@]}"; do
   ((${build_ok[$name]})) || continue
@@ -233,7 +270,7 @@ for name in "${names[@]}"; do
     build_ok["$name"]=0
     continue
   fi
-  run_one "$name" "$bin" &
+  run_one "$name" "$bin" "$workers" &
   running=$((running + 1))
   if ((running >= jobs)); then
     wait -n
