@@ -3,6 +3,7 @@
 #ifndef SYNOPS_TESTING_TOLERANCE_H_
 #define SYNOPS_TESTING_TOLERANCE_H_
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -67,6 +68,22 @@ ErrVal ErrDiv(ErrVal a, ErrVal b);
 ErrVal ErrSqrt(ErrVal a);
 // The sum of `terms` in any order: their errors plus SumBound(n, sum |v|).
 ErrVal ErrSum(absl::Span<const ErrVal> terms);
+// ErrSum one term at a time, without a vector of terms: Result() is ErrSum of
+// the terms added so far, in that order.
+class ErrSumAcc {
+ public:
+  void Add(ErrVal t) {
+    v_ += t.v;
+    e_ += t.e;
+    abs_sum_ += std::fabs(t.v);
+    ++n_;
+  }
+  ErrVal Result() const;
+
+ private:
+  double v_ = 0, e_ = 0, abs_sum_ = 0;
+  size_t n_ = 0;
+};
 // exp(a) / log(a) whose two implementations are within `ulps` ULP (together)
 // of the exact function.
 ErrVal ErrExp(ErrVal a, double ulps);

@@ -14,17 +14,16 @@ std::vector<double> LrnBounds(const float* src, size_t half, size_t channels, si
   std::vector<double> bounds(channels * spatial);
   const size_t cs = format == TensorFormat::kNchw ? spatial : 1;
   const size_t ss = format == TensorFormat::kNchw ? 1 : channels;
-  std::vector<ErrVal> terms;
   for (size_t s = 0; s < spatial; ++s) {
     for (size_t c = 0; c < channels; ++c) {
       size_t lo, hi;
       Window(c, half, channels, &lo, &hi);
-      terms.clear();
+      testing::ErrSumAcc acc;
       for (size_t i = lo; i <= hi; ++i) {
         const ErrVal x = testing::Exact(src[i * cs + s * ss]);
-        terms.push_back(testing::ErrMul(x, x));
+        acc.Add(testing::ErrMul(x, x));
       }
-      const ErrVal sum = testing::ErrSum(terms);
+      const ErrVal sum = acc.Result();
       const ErrVal b =
           testing::ErrAdd(testing::Exact(k[0]), testing::ErrMul(testing::Exact(k[1]), sum));
       const ErrVal y = testing::ErrMul(testing::ErrLog(b, kLogUlps), testing::Exact(k[2]));

@@ -27,19 +27,22 @@ double Finite(const ErrVal& v) { return std::isfinite(v.v) && v.e == v.e ? v.e :
 // element i, with its scale and shift.
 template <typename Elem, typename Scale, typename Shift, typename Out>
 void MeanVarBounds(size_t n, float eps, Elem x, Scale scale, Shift shift, Out out) {
-  std::vector<ErrVal> terms(n);
-  for (size_t i = 0; i < n; ++i) terms[i] = Exact(x(i));
+  // Sums accumulated term by term and deviations recomputed (the same values):
+  // no vectors allocated per normalized group.
+  testing::ErrSumAcc sum;
+  for (size_t i = 0; i < n; ++i) sum.Add(Exact(x(i)));
   const ErrVal count = Exact(static_cast<double>(n));
-  const ErrVal mean = ErrDiv(ErrSum(terms), count);
-  std::vector<ErrVal> dev(n);
+  const ErrVal mean = ErrDiv(sum.Result(), count);
+  testing::ErrSumAcc squares;
   for (size_t i = 0; i < n; ++i) {
-    dev[i] = ErrSub(Exact(x(i)), mean);
-    terms[i] = ErrMul(dev[i], dev[i]);
+    const ErrVal dev = ErrSub(Exact(x(i)), mean);
+    squares.Add(ErrMul(dev, dev));
   }
   const ErrVal norm =
-      ErrDiv(Exact(1.0), ErrSqrt(ErrAdd(ErrDiv(ErrSum(terms), count), Exact(eps))));
+      ErrDiv(Exact(1.0), ErrSqrt(ErrAdd(ErrDiv(squares.Result(), count), Exact(eps))));
   for (size_t i = 0; i < n; ++i) {
-    out(i, Finite(ErrAdd(ErrMul(ErrMul(dev[i], norm), Exact(scale(i))), Exact(shift(i)))));
+    const ErrVal dev = ErrSub(Exact(x(i)), mean);
+    out(i, Finite(ErrAdd(ErrMul(ErrMul(dev, norm), Exact(scale(i))), Exact(shift(i)))));
   }
 }
 
@@ -49,19 +52,18 @@ std::vector<double> NormalizeV1Bounds(const float* src, size_t batch, size_t cha
                                       size_t spatial, const float* scale, float eps,
                                       bool across_spatial, TensorFormat format) {
   std::vector<double> bounds(batch * channels * spatial);
-  std::vector<ErrVal> terms;
   for (size_t b = 0; b < batch; ++b) {
     const size_t groups = across_spatial ? 1 : spatial;
     for (size_t g = 0; g < groups; ++g) {
       const size_t s0 = across_spatial ? 0 : g, s1 = across_spatial ? spatial : g + 1;
-      terms.clear();
+      testing::ErrSumAcc squares;
       for (size_t s = s0; s < s1; ++s) {
         for (size_t c = 0; c < channels; ++c) {
           const ErrVal x = Exact(src[At(format, b, c, s, channels, spatial)]);
-          terms.push_back(ErrMul(x, x));
+          squares.Add(ErrMul(x, x));
         }
       }
-      const ErrVal k = ErrDiv(Exact(1.0), ErrSqrt(ErrAdd(Exact(eps), ErrSum(terms))));
+      const ErrVal k = ErrDiv(Exact(1.0), ErrSqrt(ErrAdd(Exact(eps), squares.Result())));
       for (size_t s = s0; s < s1; ++s) {
         for (size_t c = 0; c < channels; ++c) {
           const size_t at = At(format, b, c, s, channels, spatial);
@@ -107,14 +109,15 @@ std::vector<double> NormalizeV4Bounds(const float* src, size_t batch, size_t cha
                                       size_t spatial, const float* scale, const float* shift,
                                       float eps, TensorFormat format) {
   std::vector<double> bounds(batch * channels * spatial);
-  std::vector<ErrVal> terms(spatial), norms(channels);
+  std::vector<ErrVal> norms(channels);
   for (size_t b = 0; b < batch; ++b) {
     for (size_t c = 0; c < channels; ++c) {
+      testing::ErrSumAcc squares;
       for (size_t s = 0; s < spatial; ++s) {
         const ErrVal x = Exact(src[At(format, b, c, s, channels, spatial)]);
-        terms[s] = ErrMul(x, x);
+        squares.Add(ErrMul(x, x));
       }
-      norms[c] = ErrSqrt(ErrSum(terms));
+      norms[c] = ErrSqrt(squares.Result());
     }
     const ErrVal norm = ErrDiv(
         Exact(1.0),
