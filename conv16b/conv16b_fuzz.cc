@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace synops;  // NOLINT
   fuzz::DataProvider in(data, size);
   // Mostly small problems (fast); rarely large ones.
-  const double max_macs = in.Large() ? 1e6 : 3e4;
+  const double max_macs = in.Large() ? 3e5 : 1e4;
   conv16b_check::Problem pr;
   ConvParams& p = pr.p;
   pr.batch = in.Integral<size_t>(1, 3);
