@@ -98,8 +98,10 @@ def synops_fuzzer(name, srcs, deps = [], corpus = None, **kwargs):
     """A differential fuzzer and its corpus-replay test.
 
     `name`: the fuzzer binary. With --config=fuzz it is a libFuzzer binary
-    (clang, ASan, UBSan); otherwise it is linked with the replay main and
-    runs the files or directories given on its command line.
+    (clang, ASan, UBSan); with --define=synops_fuzz=engine (the OSS-Fuzz
+    build.sh) it links whatever engine --linkopt names; otherwise it is
+    linked with the replay main and runs the files or directories given on
+    its command line.
     `name_replay`: a cc_test replaying fuzz/corpus/<corpus>/ and
     fuzz/regressions/<corpus>/ (every saved crash); it runs in `bazel test //...`.
 
@@ -113,6 +115,7 @@ def synops_fuzzer(name, srcs, deps = [], corpus = None, **kwargs):
     corpus = corpus or name
     replay_main = select({
         "//fuzz:fuzzing": [],
+        "//fuzz:fuzzing_engine": [],
         "//conditions:default": ["//fuzz:replay_main"],
     })
     native.cc_binary(

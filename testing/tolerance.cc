@@ -73,9 +73,11 @@ ErrVal ErrMul(ErrVal a, ErrVal b) {
   return Finish(a.v * b.v, std::fabs(a.v) * b.e + std::fabs(b.v) * a.e + a.e * b.e);
 }
 ErrVal ErrDiv(ErrVal a, ErrVal b) {
-  const double v = a.v / b.v;
   const double den = std::fabs(b.v) - b.e;
-  if (!(den > 0)) return ErrVal{v, HUGE_VAL};
+  // No bound where the divisor may be zero; and no division by zero (UBSan's
+  // float-divide-by-zero, which OSS-Fuzz enables, rejects it).
+  if (!(den > 0)) return ErrVal{b.v != 0 ? a.v / b.v : HUGE_VAL, HUGE_VAL};
+  const double v = a.v / b.v;
   return Finish(v, (a.e + std::fabs(v) * b.e) / den);
 }
 ErrVal ErrSqrt(ErrVal a) {

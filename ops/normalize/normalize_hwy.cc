@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "bf16/bf16.h"
+#include "core/ieee.h"
 #include "core/streaming.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
@@ -267,7 +268,7 @@ HWY_INLINE void V2RowOf(const T* HWY_RESTRICT x, size_t channels, float mean,
   const DF d;
   const size_t N = hn::Lanes(d);
   const float n = static_cast<float>(channels);
-  const float norm = 1.0f / std::sqrt(RowSqDev(x, channels, mean) / n + eps);
+  const float norm = IeeeDiv(1.0f, std::sqrt(RowSqDev(x, channels, mean) / n + eps));
   const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
   size_t c = 0;
   for (; c + 2 * N <= channels; c += 2 * N) {
@@ -469,7 +470,7 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
     const float* x = src + b * item;
     float* y = dst + b * item;
     if (across_spatial) {
-      const float k = 1.0f / std::sqrt(eps + RowSqDev(x, item, 0.0f));
+      const float k = IeeeDiv(1.0f, std::sqrt(eps + RowSqDev(x, item, 0.0f)));
       const VF kv = hn::Set(d, k);
       // The output pass runs backwards (as in V4): the end of the item, read
       // last by the sum, is still cached.
@@ -502,7 +503,7 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
       for (size_t s = 0; s < spatial; ++s) {
         const float* xr = x + s * channels;
         float* yr = y + s * channels;
-        const float k = 1.0f / std::sqrt(eps + RowSqDev(xr, channels, 0.0f));
+        const float k = IeeeDiv(1.0f, std::sqrt(eps + RowSqDev(xr, channels, 0.0f)));
         const VF kv = hn::Set(d, k);
         size_t c = 0;
         for (; c + N <= channels; c += N) {
@@ -574,7 +575,7 @@ void V3RowsNhwc(const float* x, size_t channels, size_t spatial, const float* HW
   // Backwards: starts on the positions the sums pass left in L2; the output
   // pass then starts on those this pass read last.
   RowsAccumulate<kSqDev, /*kBackward=*/true>(x, channels, spatial, channels, mean, norm);
-  for (size_t c = 0; c < channels; ++c) norm[c] = 1.0f / std::sqrt(norm[c] / n + eps);
+  for (size_t c = 0; c < channels; ++c) norm[c] = IeeeDiv(1.0f, std::sqrt(norm[c] / n + eps));
   for (size_t s = 0; s < spatial; ++s) {
     const float* xr = x + s * channels;
     float* yr = y + s * channels;
@@ -602,7 +603,7 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
         const float* xr = x + c * spatial;
         float* yr = y + c * spatial;
         const float mean = RowSum(xr, spatial) / n;
-        const float norm = 1.0f / std::sqrt(RowSqDev(xr, spatial, mean) / n + eps);
+        const float norm = IeeeDiv(1.0f, std::sqrt(RowSqDev(xr, spatial, mean) / n + eps));
         const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
         const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift[c]);
         size_t s = 0;
@@ -633,7 +634,7 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
         const float v = x[s * channels + c] - mean;
         sq += v * v;
       }
-      const float norm = 1.0f / std::sqrt(sq / n + eps);
+      const float norm = IeeeDiv(1.0f, std::sqrt(sq / n + eps));
       for (size_t s = 0; s < spatial; ++s) {
         y[s * channels + c] = (x[s * channels + c] - mean) * norm * scale[c] + shift[c];
       }
@@ -664,7 +665,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
       RowsAccumulate<kSq>(x, channels, spatial, channels, nullptr, buf);  // contiguous, in memory order
       for (size_t c = 0; c < channels; ++c) buf[c] = std::sqrt(buf[c]);
     }
-    const float norm = 1.0f / (RowSum(buf, channels) / static_cast<float>(channels) + eps);
+    const float norm = IeeeDiv(1.0f, RowSum(buf, channels) / static_cast<float>(channels) + eps);
     for (size_t c = 0; c < channels; ++c) buf[c] = 1.0f + scale[c] * buf[c] * norm;
     // The output pass runs backwards: the end of the tensor, read last by the
     // norms pass, is still cached.

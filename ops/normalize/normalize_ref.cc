@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "core/ieee.h"
 #include "ops/normalize/normalize_kernels.h"
 
 namespace synops {
@@ -33,7 +34,7 @@ void NormalizeV1Ref(const float* src, size_t batch, size_t channels, size_t spat
       for (size_t c = 0; c < channels; ++c) {
         for (size_t s = 0; s < spatial; ++s) sum += x[c * st.cs + s * st.ss] * x[c * st.cs + s * st.ss];
       }
-      const float k = 1.0f / std::sqrt(eps + sum);
+      const float k = IeeeDiv(1.0f, std::sqrt(eps + sum));
       for (size_t c = 0; c < channels; ++c) {
         for (size_t s = 0; s < spatial; ++s) y[c * st.cs + s * st.ss] = x[c * st.cs + s * st.ss] * scale[c] * k;
       }
@@ -41,7 +42,7 @@ void NormalizeV1Ref(const float* src, size_t batch, size_t channels, size_t spat
       for (size_t s = 0; s < spatial; ++s) {
         float sum = 0.0f;
         for (size_t c = 0; c < channels; ++c) sum += x[c * st.cs + s * st.ss] * x[c * st.cs + s * st.ss];
-        const float k = 1.0f / std::sqrt(eps + sum);
+        const float k = IeeeDiv(1.0f, std::sqrt(eps + sum));
         for (size_t c = 0; c < channels; ++c) y[c * st.cs + s * st.ss] = x[c * st.cs + s * st.ss] * scale[c] * k;
       }
     }
@@ -63,7 +64,7 @@ void MeanVarNormalize(size_t n, float eps, Load load, Store store) {
     const float d = load(i) - mean;
     sqsum += d * d;
   }
-  const float norm = 1.0f / std::sqrt(sqsum / static_cast<float>(n) + eps);
+  const float norm = IeeeDiv(1.0f, std::sqrt(sqsum / static_cast<float>(n) + eps));
   for (size_t i = 0; i < n; ++i) store(i, load(i) - mean, norm);
 }
 
@@ -121,7 +122,7 @@ void NormalizeV4Ref(const float* src, size_t batch, size_t channels, size_t spat
       mul[c] = std::sqrt(sqsum);
       sum += mul[c];
     }
-    const float norm = 1.0f / (sum / static_cast<float>(channels) + eps);
+    const float norm = IeeeDiv(1.0f, sum / static_cast<float>(channels) + eps);
     for (size_t c = 0; c < channels; ++c) mul[c] = 1.0f + scale[c] * mul[c] * norm;
     for (size_t c = 0; c < channels; ++c) {
       for (size_t s = 0; s < spatial; ++s) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "core/ieee.h"
 
 namespace synops {
 namespace unary_internal {
@@ -36,7 +37,7 @@ double Exact(UnaryOp op, double x) {
     case UnaryOp::kLog:
       return std::log(x);
     case UnaryOp::kRsqrt:
-      return 1.0 / std::sqrt(x);
+      return IeeeDiv(1.0, std::sqrt(x));
     case UnaryOp::kSin:
       return std::sin(x);
     case UnaryOp::kTanh:

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/ieee.h"
 #include "ops/unary/unary_kernels.h"
 
 namespace synops {
@@ -55,12 +56,12 @@ void UnaryOperation32fRef(const float* src, size_t size, UnaryOp type, float* ds
     case UnaryOp::kNot:
       return Map(src, size, dst, [](float x) { return FromBits(~Bits(x)); });
     case UnaryOp::kRcp:
-      return Map(src, size, dst, [](float x) { return 1.0f / x; });
+      return Map(src, size, dst, [](float x) { return IeeeDiv(1.0f, x); });
     case UnaryOp::kRound:
       return Map(src, size, dst,
                  [](float x) { return std::isnan(x) ? Quiet(x) : std::nearbyint(x); });
     case UnaryOp::kRsqrt:
-      return Map(src, size, dst, [](float x) { return 1.0f / std::sqrt(x); });
+      return Map(src, size, dst, [](float x) { return IeeeDiv(1.0f, std::sqrt(x)); });
     case UnaryOp::kSign:
       return Map(src, size, dst, [](float x) {
         if (std::isnan(x)) return x;
