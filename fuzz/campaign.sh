@@ -196,10 +196,10 @@ run_one() {
 
   local execs eps status_line cov ft
   if ((workers > 1)); then
-    # Fork mode's parent: "#<execs>: cov: C ft: F corp: N exec/s: E ...".
+    # Fork mode's parent: "#<execs>: cov: C ft: F corp: N exec/s E ..." (no colon).
     status_line=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -n 1)
     execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<<"$status_line")
-    eps=$(sed -n 's/.* exec\/s: \([0-9]*\).*/\1/p' <<<"$status_line")
+    eps=$(sed -n 's/.* exec\/s:\{0,1\} \([0-9]*\).*/\1/p' <<<"$status_line")
   else
     execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
     eps=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
