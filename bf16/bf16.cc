@@ -7,12 +7,6 @@
 namespace synops {
 namespace {
 
-template <typename Fn>
-std::vector<Kernel<Fn>> Concat(std::vector<Kernel<Fn>> a, std::initializer_list<Kernel<Fn>> b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 size_t DefaultW(size_t element_size, size_t w) { return w != 0 ? w : 16 / element_size; }
 
 bool ValidElementSize(size_t e) { return e == 1 || e == 2 || e == 4; }
@@ -22,7 +16,7 @@ bool ValidElementSize(size_t e) { return e == 1 || e == 2 || e == 4; }
 using namespace bf16_internal;  // NOLINT: kernel names
 
 const KernelTable<Fp32ToBf16Fn>& Fp32ToBf16Kernels() {
-  static const KernelTable<Fp32ToBf16Fn> table(Concat(Fp32ToBf16HwyKernels(), {
+  static const KernelTable<Fp32ToBf16Fn> table(Fp32ToBf16HwyKernels(), {
 #if defined(__x86_64__)
     {"avx512bf16", Isa::kAvx512Bf16, Fp32ToBf16Avx512Bf16},
 #endif
@@ -30,25 +24,25 @@ const KernelTable<Fp32ToBf16Fn>& Fp32ToBf16Kernels() {
         {"neon_bf16", Isa::kNeonBf16, Fp32ToBf16NeonBf16},
 #endif
         {"ref", Isa::kRef, Fp32ToBf16Ref},
-  }));
+  });
   return table;
 }
 
 const KernelTable<Bf16ToFp32Fn>& Bf16ToFp32Kernels() {
-  static const KernelTable<Bf16ToFp32Fn> table(
-      Concat(Bf16ToFp32HwyKernels(), {{"ref", Isa::kRef, Bf16ToFp32Ref}}));
+  static const KernelTable<Bf16ToFp32Fn> table(Bf16ToFp32HwyKernels(),
+                                               {{"ref", Isa::kRef, Bf16ToFp32Ref}});
   return table;
 }
 
 const KernelTable<Transpose1xWFn>& Transpose1xWKernels() {
-  static const KernelTable<Transpose1xWFn> table(
-      Concat(Transpose1xWHwyKernels(), {{"ref", Isa::kRef, Transpose1xWRef}}));
+  static const KernelTable<Transpose1xWFn> table(Transpose1xWHwyKernels(),
+                                                 {{"ref", Isa::kRef, Transpose1xWRef}});
   return table;
 }
 
 const KernelTable<PackPairInterleavedFn>& PackPairInterleavedKernels() {
   static const KernelTable<PackPairInterleavedFn> table(
-      Concat(PackPairInterleavedHwyKernels(), {{"ref", Isa::kRef, PackPairInterleavedRef}}));
+      PackPairInterleavedHwyKernels(), {{"ref", Isa::kRef, PackPairInterleavedRef}});
   return table;
 }
 

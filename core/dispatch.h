@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <initializer_list>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -64,11 +65,15 @@ template <typename Fn>
 class KernelTable {
  public:
   // `kernels` in any order; must contain a kRef kernel.
-  explicit KernelTable(std::vector<Kernel<Fn>> kernels) : kernels_(std::move(kernels)) {
-    std::stable_sort(kernels_.begin(), kernels_.end(),
-                     [](const Kernel<Fn>& a, const Kernel<Fn>& b) {
-                       return IsaRank(a.isa) > IsaRank(b.isa);
-                     });
+  explicit KernelTable(std::vector<Kernel<Fn>> kernels) : kernels_(std::move(kernels)) { Sort(); }
+
+  // The one way ops build their tables: the kernels a Highway translation unit
+  // compiled (SYNOPS_HWY_KERNELS) plus the hand-written ones, the ref kernel
+  // among them, e.g. `table(OpHwyKernels(), {{"ref", Isa::kRef, OpRef}})`.
+  KernelTable(std::vector<Kernel<Fn>> kernels, std::initializer_list<Kernel<Fn>> more)
+      : kernels_(std::move(kernels)) {
+    kernels_.insert(kernels_.end(), more.begin(), more.end());
+    Sort();
   }
 
   // Every kernel compiled into this binary, best first, ref last.
@@ -99,6 +104,12 @@ class KernelTable {
   }
 
  private:
+  void Sort() {
+    std::stable_sort(
+        kernels_.begin(), kernels_.end(),
+        [](const Kernel<Fn>& a, const Kernel<Fn>& b) { return IsaRank(a.isa) > IsaRank(b.isa); });
+  }
+
   std::vector<Kernel<Fn>> kernels_;
   mutable std::atomic<int> cache_{-256};  // generation -1: nothing cached
 };

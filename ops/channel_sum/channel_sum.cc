@@ -6,11 +6,9 @@
 namespace synops {
 
 const KernelTable<ChannelSum16bFn>& ChannelSum16bKernels() {
-  static const KernelTable<ChannelSum16bFn> table([] {
-    auto kernels = channel_sum_internal::ChannelSum16bHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, channel_sum_internal::ChannelSum16bRef});
-    return kernels;
-  }());
+  static const KernelTable<ChannelSum16bFn> table(
+      channel_sum_internal::ChannelSum16bHwyKernels(),
+      {{"ref", Isa::kRef, channel_sum_internal::ChannelSum16bRef}});
   return table;
 }
 

@@ -21,11 +21,8 @@ const char* EltwiseOpName(EltwiseOp op) {
 }
 
 const KernelTable<EltwiseFn>& EltwiseKernels() {
-  static const KernelTable<EltwiseFn> table([] {
-    auto kernels = eltwise_internal::EltwiseHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, eltwise_internal::EltwiseRef});
-    return kernels;
-  }());
+  static const KernelTable<EltwiseFn> table(eltwise_internal::EltwiseHwyKernels(),
+                                            {{"ref", Isa::kRef, eltwise_internal::EltwiseRef}});
   return table;
 }
 

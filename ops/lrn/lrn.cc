@@ -6,11 +6,8 @@
 namespace synops {
 
 const KernelTable<LrnFn>& LrnKernels() {
-  static const KernelTable<LrnFn> table([] {
-    auto kernels = lrn_internal::LrnHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, lrn_internal::LrnRef});
-    return kernels;
-  }());
+  static const KernelTable<LrnFn> table(lrn_internal::LrnHwyKernels(),
+                                        {{"ref", Isa::kRef, lrn_internal::LrnRef}});
   return table;
 }
 

@@ -7,35 +7,34 @@
 
 namespace synops {
 
-template <typename Fn>
-static std::vector<Kernel<Fn>> WithRef(std::vector<Kernel<Fn>> kernels, Fn ref) {
-  kernels.push_back({"ref", Isa::kRef, ref});
-  return kernels;
-}
-
 const KernelTable<NormalizeV1Fn>& NormalizeV1Kernels() {
-  static const KernelTable<NormalizeV1Fn> table(WithRef(
-      normalize_internal::NormalizeV1HwyKernels(), &normalize_internal::NormalizeV1Ref));
+  static const KernelTable<NormalizeV1Fn> table(
+      normalize_internal::NormalizeV1HwyKernels(),
+      {{"ref", Isa::kRef, normalize_internal::NormalizeV1Ref}});
   return table;
 }
 const KernelTable<NormalizeFn>& NormalizeV2Kernels() {
-  static const KernelTable<NormalizeFn> table(WithRef(
-      normalize_internal::NormalizeV2HwyKernels(), &normalize_internal::NormalizeV2Ref));
+  static const KernelTable<NormalizeFn> table(
+      normalize_internal::NormalizeV2HwyKernels(),
+      {{"ref", Isa::kRef, normalize_internal::NormalizeV2Ref}});
   return table;
 }
 const KernelTable<NormalizeFn>& NormalizeV3Kernels() {
-  static const KernelTable<NormalizeFn> table(WithRef(
-      normalize_internal::NormalizeV3HwyKernels(), &normalize_internal::NormalizeV3Ref));
+  static const KernelTable<NormalizeFn> table(
+      normalize_internal::NormalizeV3HwyKernels(),
+      {{"ref", Isa::kRef, normalize_internal::NormalizeV3Ref}});
   return table;
 }
 const KernelTable<NormalizeFn>& NormalizeV4Kernels() {
-  static const KernelTable<NormalizeFn> table(WithRef(
-      normalize_internal::NormalizeV4HwyKernels(), &normalize_internal::NormalizeV4Ref));
+  static const KernelTable<NormalizeFn> table(
+      normalize_internal::NormalizeV4HwyKernels(),
+      {{"ref", Isa::kRef, normalize_internal::NormalizeV4Ref}});
   return table;
 }
 const KernelTable<Normalize16bV2Fn>& Normalize16bV2Kernels() {
-  static const KernelTable<Normalize16bV2Fn> table(WithRef(
-      normalize_internal::Normalize16bV2HwyKernels(), &normalize_internal::Normalize16bV2Ref));
+  static const KernelTable<Normalize16bV2Fn> table(
+      normalize_internal::Normalize16bV2HwyKernels(),
+      {{"ref", Isa::kRef, normalize_internal::Normalize16bV2Ref}});
   return table;
 }
 

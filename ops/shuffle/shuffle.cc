@@ -7,11 +7,8 @@
 namespace synops {
 
 const KernelTable<ShuffleFn>& ShuffleKernels() {
-  static const KernelTable<ShuffleFn> table([] {
-    auto kernels = shuffle_internal::ShuffleHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, shuffle_internal::ShuffleRef});
-    return kernels;
-  }());
+  static const KernelTable<ShuffleFn> table(shuffle_internal::ShuffleHwyKernels(),
+                                            {{"ref", Isa::kRef, shuffle_internal::ShuffleRef}});
   return table;
 }
 

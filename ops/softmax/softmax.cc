@@ -6,20 +6,16 @@
 namespace synops {
 
 const KernelTable<Softmax32fFn>& Softmax32fKernels() {
-  static const KernelTable<Softmax32fFn> table([] {
-    auto kernels = softmax_internal::Softmax32fHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, softmax_internal::Softmax32fRef});
-    return kernels;
-  }());
+  static const KernelTable<Softmax32fFn> table(
+      softmax_internal::Softmax32fHwyKernels(),
+      {{"ref", Isa::kRef, softmax_internal::Softmax32fRef}});
   return table;
 }
 
 const KernelTable<Softmax16bFn>& Softmax16bKernels() {
-  static const KernelTable<Softmax16bFn> table([] {
-    auto kernels = softmax_internal::Softmax16bHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, softmax_internal::Softmax16bRef});
-    return kernels;
-  }());
+  static const KernelTable<Softmax16bFn> table(
+      softmax_internal::Softmax16bHwyKernels(),
+      {{"ref", Isa::kRef, softmax_internal::Softmax16bRef}});
   return table;
 }
 

@@ -6,11 +6,9 @@
 namespace synops {
 
 const KernelTable<TiledScale2D32fFn>& TiledScale2D32fKernels() {
-  static const KernelTable<TiledScale2D32fFn> table([] {
-    auto kernels = tiled_scale_internal::TiledScale2D32fHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, tiled_scale_internal::TiledScale2D32fRef});
-    return kernels;
-  }());
+  static const KernelTable<TiledScale2D32fFn> table(
+      tiled_scale_internal::TiledScale2D32fHwyKernels(),
+      {{"ref", Isa::kRef, tiled_scale_internal::TiledScale2D32fRef}});
   return table;
 }
 

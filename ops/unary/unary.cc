@@ -26,11 +26,9 @@ std::optional<UnaryOp> ParseUnaryOp(absl::string_view name) {
 }
 
 const KernelTable<UnaryOperation32fFn>& UnaryOperation32fKernels() {
-  static const KernelTable<UnaryOperation32fFn> table([] {
-    auto kernels = unary_internal::UnaryOperation32fHwyKernels();
-    kernels.push_back({"ref", Isa::kRef, unary_internal::UnaryOperation32fRef});
-    return kernels;
-  }());
+  static const KernelTable<UnaryOperation32fFn> table(
+      unary_internal::UnaryOperation32fHwyKernels(),
+      {{"ref", Isa::kRef, unary_internal::UnaryOperation32fRef}});
   return table;
 }
 
