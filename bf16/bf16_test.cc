@@ -327,16 +327,11 @@ TEST(Bf16Api, RejectsBadInputAndWritesNothing) {
   EXPECT_TRUE(packed.Untouched());
 }
 
-TEST(Bf16Api, MaxIsaCapSelectsRef) {
-  SetMaxIsa(Isa::kRef);
-  EXPECT_STREQ(Fp32ToBf16Kernels().Best().name, "ref");
-  SetMaxIsa(std::nullopt);
-  if (CpuSupports(Isa::kAvx512Bf16)) {
-    EXPECT_STREQ(Fp32ToBf16Kernels().Best().name, "avx512bf16");
-  }
-  if (CpuSupports(Isa::kNeonBf16)) {
-    EXPECT_STREQ(Fp32ToBf16Kernels().Best().name, "neon_bf16");
-  }
+TEST(Bf16Api, MaxIsaCap) {
+  testing::ExpectCapSelects(Fp32ToBf16Kernels(), {Isa::kAvx512Bf16, Isa::kNeonBf16});
+  testing::ExpectCapSelects(Bf16ToFp32Kernels());
+  testing::ExpectCapSelects(Transpose1xWKernels());
+  testing::ExpectCapSelects(PackPairInterleavedKernels());
 }
 
 }  // namespace

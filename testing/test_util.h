@@ -2,10 +2,13 @@
 #ifndef SYNOPS_TESTING_TEST_UTIL_H_
 #define SYNOPS_TESTING_TEST_UTIL_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -116,6 +119,53 @@ struct KernelNamePrinter {
     return info.param;
   }
 };
+
+// The SYNOPS_MAX_ISA contract of one kernel table, shared by every op's
+// tests: capped at `ref` the table selects the reference; capped at each tier
+// it holds, the best kernel at or below that tier the CPU runs; uncapped, the
+// best kernel the CPU runs (the first of all() it supports). The table must
+// hold a kernel for every Highway tier of this build's architecture (sse41,
+// avx2, avx512 on x86-64; neon on aarch64) and for each of `also` that belongs
+// to this architecture. Restores the cap the test started with.
+template <typename Fn>
+void ExpectCapSelects(const KernelTable<Fn>& table, std::initializer_list<Isa> also = {}) {
+#if defined(__x86_64__)
+  const std::vector<Isa> native = {Isa::kSse41, Isa::kAvx2, Isa::kAvx512, Isa::kAvx512Bf16,
+                                   Isa::kAmxBf16};
+  std::vector<Isa> required = {Isa::kSse41, Isa::kAvx2, Isa::kAvx512};
+#elif defined(__aarch64__)
+  const std::vector<Isa> native = {Isa::kNeon, Isa::kNeonBf16};
+  std::vector<Isa> required = {Isa::kNeon};
+#else
+  const std::vector<Isa> native;
+  std::vector<Isa> required;
+#endif
+  required.push_back(Isa::kRef);
+  for (Isa isa : also) {
+    if (std::find(native.begin(), native.end(), isa) != native.end()) required.push_back(isa);
+  }
+  for (Isa isa : required) {
+    bool found = false;
+    for (const Kernel<Fn>& k : table.all()) found = found || k.isa == isa;
+    EXPECT_TRUE(found) << "no " << IsaName(isa) << " kernel in the table";
+  }
+  const std::optional<Isa> saved = MaxIsa();
+  auto best_within = [&](std::optional<Isa> cap) -> const char* {
+    for (const Kernel<Fn>& k : table.all()) {
+      if (CpuSupports(k.isa) && (!cap || IsaRank(k.isa) <= IsaRank(*cap))) return k.name;
+    }
+    return "(none)";
+  };
+  SetMaxIsa(Isa::kRef);
+  EXPECT_STREQ(table.Best().name, "ref");
+  for (const Kernel<Fn>& k : table.all()) {
+    SetMaxIsa(k.isa);
+    EXPECT_STREQ(table.Best().name, best_within(k.isa)) << "SYNOPS_MAX_ISA=" << IsaName(k.isa);
+  }
+  SetMaxIsa(std::nullopt);
+  EXPECT_STREQ(table.Best().name, best_within(std::nullopt)) << "uncapped";
+  SetMaxIsa(saved);
+}
 
 }  // namespace testing
 }  // namespace synops

@@ -274,14 +274,7 @@ TEST(EltwiseApi, RejectsBadInputAndWritesNothing) {
   EXPECT_FALSE(testing::CompareBitExact(in.data[0], testing::RandomFloats(size, -2.0f, 2.0f, 1)));
 }
 
-TEST(EltwiseApi, MaxIsaCap) {
-  SetMaxIsa(Isa::kRef);
-  EXPECT_STREQ(EltwiseKernels().Best().name, "ref");
-  SetMaxIsa(std::nullopt);
-  if (CpuSupports(Isa::kAvx512)) {
-    EXPECT_STREQ(EltwiseKernels().Best().name, "avx512");
-  }
-}
+TEST(EltwiseApi, MaxIsaCap) { testing::ExpectCapSelects(EltwiseKernels()); }
 
 }  // namespace
 }  // namespace synops

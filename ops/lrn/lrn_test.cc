@@ -231,14 +231,7 @@ TEST(LrnApi, AdjacentBuffersAreAccepted) {
                                     TensorFormat::kNhwc).ok());
 }
 
-TEST(LrnApi, MaxIsaCap) {
-  SetMaxIsa(Isa::kRef);
-  EXPECT_STREQ(LrnKernels().Best().name, "ref");
-  SetMaxIsa(std::nullopt);
-  if (CpuSupports(Isa::kAvx512)) {
-    EXPECT_STREQ(LrnKernels().Best().name, "avx512");
-  }
-}
+TEST(LrnApi, MaxIsaCap) { testing::ExpectCapSelects(LrnKernels()); }
 
 }  // namespace
 }  // namespace synops

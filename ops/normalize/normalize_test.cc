@@ -452,14 +452,11 @@ TEST(NormalizeApi, RejectsBadInputAndWritesNothing) {
 }
 
 TEST(NormalizeApi, MaxIsaCap) {
-  SetMaxIsa(Isa::kRef);
-  EXPECT_STREQ(NormalizeV2Kernels().Best().name, "ref");
-  EXPECT_STREQ(Normalize16bV2Kernels().Best().name, "ref");
-  SetMaxIsa(std::nullopt);
-  if (CpuSupports(Isa::kAvx512)) {
-    EXPECT_STREQ(NormalizeV1Kernels().Best().name, "avx512");
-    EXPECT_STREQ(NormalizeV4Kernels().Best().name, "avx512");
-  }
+  testing::ExpectCapSelects(NormalizeV1Kernels());
+  testing::ExpectCapSelects(NormalizeV2Kernels());
+  testing::ExpectCapSelects(NormalizeV3Kernels());
+  testing::ExpectCapSelects(NormalizeV4Kernels());
+  testing::ExpectCapSelects(Normalize16bV2Kernels());
 }
 
 }  // namespace

@@ -275,14 +275,7 @@ TEST(ShuffleApi, RejectsBadInputAndWritesNothing) {
   }
 }
 
-TEST(ShuffleApi, MaxIsaCap) {
-  SetMaxIsa(Isa::kRef);
-  EXPECT_STREQ(ShuffleKernels().Best().name, "ref");
-  SetMaxIsa(std::nullopt);
-  if (CpuSupports(Isa::kAvx512)) {
-    EXPECT_STREQ(ShuffleKernels().Best().name, "avx512");
-  }
-}
+TEST(ShuffleApi, MaxIsaCap) { testing::ExpectCapSelects(ShuffleKernels()); }
 
 }  // namespace
 }  // namespace synops

@@ -255,14 +255,7 @@ TEST(TiledScaleApi, RejectsBadInputAndWritesNothing) {
   EXPECT_FALSE(testing::CompareBitExact(p.hor, fresh.hor));
 }
 
-TEST(TiledScaleApi, MaxIsaCap) {
-  SetMaxIsa(Isa::kRef);
-  EXPECT_STREQ(TiledScale2D32fKernels().Best().name, "ref");
-  SetMaxIsa(std::nullopt);
-  if (CpuSupports(Isa::kAvx512)) {
-    EXPECT_STREQ(TiledScale2D32fKernels().Best().name, "avx512");
-  }
-}
+TEST(TiledScaleApi, MaxIsaCap) { testing::ExpectCapSelects(TiledScale2D32fKernels()); }
 
 }  // namespace
 }  // namespace synops
