@@ -289,17 +289,16 @@ absl::StatusOr<std::unique_ptr<Convolution16b>> CreateWithAlgorithm(size_t batch
                                                                     const ConvParams& params,
                                                                     uint32_t compatibility,
                                                                     absl::string_view name) {
-  absl::StatusOr<Geometry> g = Validate(batch, params);
-  if (!g.ok()) return g.status();
+  SYNOPS_ASSIGN_OR_RETURN(const Geometry g, Validate(batch, params));
   const AlgorithmSpec* spec = FindAlgorithm(name);
   if (spec == nullptr) return absl::NotFoundError(absl::StrCat("no conv16b algorithm ", name));
   if (!CpuSupports(spec->isa)) {
     return absl::FailedPreconditionError(absl::StrCat(name, ": this CPU lacks ", IsaName(spec->isa)));
   }
-  if (!spec->supports(*g)) {
+  if (!spec->supports(g)) {
     return absl::FailedPreconditionError(absl::StrCat(name, " does not support this geometry"));
   }
-  return Conv16bFactory::Make(*g, compatibility, *spec);
+  return Conv16bFactory::Make(g, compatibility, *spec);
 }
 
 }  // namespace conv16b_internal
@@ -315,9 +314,8 @@ absl::StatusOr<std::unique_ptr<Convolution16b>> Convolution16b::Create(size_t ba
                                                                       const ConvParams& params,
                                                                       uint32_t compatibility) {
   using namespace conv16b_internal;  // NOLINT
-  absl::StatusOr<Geometry> g = Validate(batch, params);
-  if (!g.ok()) return g.status();
-  return Conv16bFactory::Make(*g, compatibility, SelectAlgorithm(*g, IsaAllowed));
+  SYNOPS_ASSIGN_OR_RETURN(const Geometry g, Validate(batch, params));
+  return Conv16bFactory::Make(g, compatibility, SelectAlgorithm(g, IsaAllowed));
 }
 
 size_t Convolution16b::ExternalBufferSize() const { return algorithm_->ExternalBufferSize(); }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "bf16/bf16.h"
 #include "conv16b/conv16b_internal.h"
+#include "core/status.h"
 
 namespace synops {
 namespace conv16b_check {
@@ -147,18 +148,17 @@ Oracle ComputeOracle(const Problem& pr) {
 }
 
 absl::StatusOr<std::vector<float>> Run(const Problem& pr, absl::string_view name, bool with_buf) {
-  absl::StatusOr<std::unique_ptr<Convolution16b>> conv =
-      name.empty() ? Convolution16b::Create(pr.batch, pr.p)
-                   : conv16b_internal::CreateWithAlgorithm(pr.batch, pr.p, 0, name);
-  if (!conv.ok()) return conv.status();
-  absl::Status s = (*conv)->SetParams(pr.weight.data(), pr.bias.empty() ? nullptr : pr.bias.data(),
-                                      pr.params.empty() ? nullptr : pr.params.data());
-  if (!s.ok()) return s;
+  SYNOPS_ASSIGN_OR_RETURN(const std::unique_ptr<Convolution16b> conv,
+                          name.empty()
+                              ? Convolution16b::Create(pr.batch, pr.p)
+                              : conv16b_internal::CreateWithAlgorithm(pr.batch, pr.p, 0, name));
+  SYNOPS_RETURN_IF_ERROR(conv->SetParams(pr.weight.data(),
+                                         pr.bias.empty() ? nullptr : pr.bias.data(),
+                                         pr.params.empty() ? nullptr : pr.params.data()));
   const size_t count = pr.batch * pr.p.dstC * pr.p.dstH * pr.p.dstW;
   std::vector<uint8_t> dst(count * (pr.p.dstT == DataType::k16b ? 2 : 4) + 64, 0xA5);
-  std::vector<uint8_t> buf(with_buf ? (*conv)->ExternalBufferSize() : 0, 0x5A);
-  s = (*conv)->Forward(pr.src.data(), with_buf ? buf.data() : nullptr, dst.data());
-  if (!s.ok()) return s;
+  std::vector<uint8_t> buf(with_buf ? conv->ExternalBufferSize() : 0, 0x5A);
+  SYNOPS_RETURN_IF_ERROR(conv->Forward(pr.src.data(), with_buf ? buf.data() : nullptr, dst.data()));
   const size_t bytes = count * (pr.p.dstT == DataType::k16b ? 2 : 4);
   for (size_t i = bytes; i < dst.size(); ++i) {
     if (dst[i] != 0xA5) return absl::InternalError("wrote past the end of dst");

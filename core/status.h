@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -19,6 +20,18 @@ namespace synops {
     ::absl::Status synops_status_ = (expr);       \
     if (!synops_status_.ok()) return synops_status_; \
   } while (0)
+
+// `SYNOPS_ASSIGN_OR_RETURN(lhs, expr)`: `expr` is an absl::StatusOr; returns
+// its status from the enclosing function if it is not OK, else moves its value
+// into `lhs` (a declaration such as `const size_t n` or an existing variable).
+#define SYNOPS_ASSIGN_OR_RETURN(lhs, expr) \
+  SYNOPS_ASSIGN_OR_RETURN_IMPL_(SYNOPS_STATUS_CONCAT_(synops_statusor_, __LINE__), lhs, expr)
+#define SYNOPS_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, expr) \
+  auto statusor = (expr);                                  \
+  if (!statusor.ok()) return std::move(statusor).status(); \
+  lhs = std::move(statusor).value()
+#define SYNOPS_STATUS_CONCAT_(a, b) SYNOPS_STATUS_CONCAT_IMPL_(a, b)
+#define SYNOPS_STATUS_CONCAT_IMPL_(a, b) a##b
 
 // InvalidArgument "`name`: `message`".
 absl::Status InvalidArg(absl::string_view name, absl::string_view message);

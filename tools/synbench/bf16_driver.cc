@@ -20,15 +20,14 @@ enum class Mode { kToBf16, kToFp32, kTranspose, kPairs };
 class Bf16Driver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
-    const absl::Status keys = p.OnlyUses({"n", "h", "w", "e", "k", "chunk"},
-                                         {"fp32_to_bf16", "bf16_to_fp32", "transpose1xw", "pack_pairs"});
-    if (!keys.ok()) return keys;
+    SYNOPS_RETURN_IF_ERROR(
+        p.OnlyUses({"n", "h", "w", "e", "k", "chunk"},
+                   {"fp32_to_bf16", "bf16_to_fp32", "transpose1xw", "pack_pairs"}));
     std::mt19937 rng(1);
     if (p.Has("fp32_to_bf16") || p.Has("bf16_to_fp32")) {
       mode_ = p.Has("fp32_to_bf16") ? Mode::kToBf16 : Mode::kToFp32;
-      auto n = p.Size("n");
-      if (!n.ok()) return n.status();
-      n_ = *n;
+      SYNOPS_ASSIGN_OR_RETURN(const size_t n, p.Size("n"));
+      n_ = n;
       f32_.resize(n_);
       std::uniform_real_distribution<float> dist(-1e3f, 1e3f);
       for (float& x : f32_) x = dist(rng);
@@ -40,11 +39,10 @@ class Bf16Driver : public OpDriver {
     }
     if (p.Has("transpose1xw")) {
       mode_ = Mode::kTranspose;
-      auto h = p.Size("h"), w = p.Size("w"), e = p.Size("e");
-      if (!h.ok()) return h.status();
-      if (!w.ok()) return w.status();
-      if (!e.ok()) return e.status();
-      height_ = *h, width_ = *w, elem_ = *e;
+      SYNOPS_ASSIGN_OR_RETURN(const size_t h, p.Size("h"));
+      SYNOPS_ASSIGN_OR_RETURN(const size_t w, p.Size("w"));
+      SYNOPS_ASSIGN_OR_RETURN(const size_t e, p.Size("e"));
+      height_ = h, width_ = w, elem_ = e;
       if (elem_ != 1 && elem_ != 2 && elem_ != 4) return absl::InvalidArgumentError("e must be 1, 2 or 4");
       chunk_ = static_cast<size_t>(p.Get("chunk", static_cast<int64_t>(16 / elem_)));
       if (chunk_ == 0) return absl::InvalidArgumentError("chunk must be >= 1");
@@ -57,11 +55,10 @@ class Bf16Driver : public OpDriver {
     }
     if (p.Has("pack_pairs")) {
       mode_ = Mode::kPairs;
-      auto k = p.Size("k"), n = p.Size("n"), c = p.Size("chunk");
-      if (!k.ok()) return k.status();
-      if (!n.ok()) return n.status();
-      if (!c.ok()) return c.status();
-      height_ = *k, width_ = *n, chunk_ = *c;
+      SYNOPS_ASSIGN_OR_RETURN(const size_t k, p.Size("k"));
+      SYNOPS_ASSIGN_OR_RETURN(const size_t n, p.Size("n"));
+      SYNOPS_ASSIGN_OR_RETURN(const size_t c, p.Size("chunk"));
+      height_ = k, width_ = n, chunk_ = c;
       if (chunk_ == 0) return absl::InvalidArgumentError("chunk must be >= 1");
       h16_.resize(height_ * width_);
       for (uint16_t& v : h16_) v = static_cast<uint16_t>(rng());

@@ -15,13 +15,11 @@ namespace {
 class ChannelSumDriver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
-    const absl::Status keys = p.OnlyUses({"c", "s"}, {"nchw", "nhwc"});
-    if (!keys.ok()) return keys;
-    auto c = p.Size("c"), s = p.Size("s");
-    if (!c.ok()) return c.status();
-    if (!s.ok()) return s.status();
-    channels_ = *c;
-    spatial_ = *s;
+    SYNOPS_RETURN_IF_ERROR(p.OnlyUses({"c", "s"}, {"nchw", "nhwc"}));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t c, p.Size("c"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t s, p.Size("s"));
+    channels_ = c;
+    spatial_ = s;
     format_ = p.Has("nhwc") ? TensorFormat::kNhwc : TensorFormat::kNchw;
     src_.resize(channels_ * spatial_);
     std::mt19937 rng(1);

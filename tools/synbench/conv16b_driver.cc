@@ -31,17 +31,14 @@ class Conv16bDriver : public OpDriver {
     std::set<std::string> flags = {"nchw", "nhwc", "f32f32", "f32bf16", "bf16f32", "bf16bf16"};
     for (int a = 0; a < kActivationCount; ++a) flags.insert(ActivationName(static_cast<Activation>(a)));
     // The type words also parse as pairs (bf16 -> bf=16, f32 -> f=32).
-    const absl::Status keys = problem.OnlyUses(
-        {"mb", "ic", "ih", "iw", "oc", "k", "kh", "kw", "s", "sh", "sw", "d", "dh", "dw", "p",
-         "pt", "pl", "pb", "pr", "g", "bf", "f"},
-        flags);
-    if (!keys.ok()) return keys;
+    SYNOPS_RETURN_IF_ERROR(
+        problem.OnlyUses({"mb", "ic", "ih", "iw", "oc", "k",  "kh", "kw", "s", "sh", "sw",
+                          "d",  "dh", "dw", "p",  "pt", "pl", "pb", "pr", "g", "bf", "f"},
+                         flags));
     ConvParams& p = pr_.p;
     for (auto [key, field] : std::vector<std::pair<const char*, size_t*>>{
              {"ic", &p.srcC}, {"ih", &p.srcH}, {"iw", &p.srcW}, {"oc", &p.dstC}}) {
-      auto v = problem.Size(key);
-      if (!v.ok()) return v.status();
-      *field = *v;
+      SYNOPS_ASSIGN_OR_RETURN(*field, problem.Size(key));
     }
     auto get = [&](const char* key, int64_t fallback) -> size_t {
       const int64_t v = problem.Get(key, fallback);
@@ -71,25 +68,25 @@ class Conv16bDriver : public OpDriver {
       if (problem.Has(ActivationName(static_cast<Activation>(a)))) p.activation = static_cast<Activation>(a);
     }
     conv16b_check::SetOutputSize(&p);
-    auto geometry = conv16b_internal::Validate(pr_.batch, p);
-    if (!geometry.ok()) return geometry.status();
+    SYNOPS_ASSIGN_OR_RETURN(const conv16b_internal::Geometry geometry,
+                            conv16b_internal::Validate(pr_.batch, p));
     std::mt19937 rng(1);
     conv16b_check::FillRandom(&pr_, false, &rng);
     for (const auto& spec : conv16b_internal::Algorithms()) {
-      if (!spec.supports(*geometry)) continue;
+      if (!spec.supports(geometry)) continue;
       kernels_.push_back({spec.name, spec.isa, spec.test_only});
       if (!CpuSupports(spec.isa)) continue;
-      auto conv = conv16b_internal::CreateWithAlgorithm(pr_.batch, p, 0, spec.name);
-      if (!conv.ok()) return conv.status();
-      absl::Status s = (*conv)->SetParams(pr_.weight.data(), pr_.bias.data(),
-                                          pr_.params.empty() ? nullptr : pr_.params.data());
-      if (!s.ok()) return s;
-      convs_[spec.name] = std::move(*conv);
+      SYNOPS_ASSIGN_OR_RETURN(std::unique_ptr<Convolution16b> conv,
+                              conv16b_internal::CreateWithAlgorithm(pr_.batch, p, 0, spec.name));
+      SYNOPS_RETURN_IF_ERROR(conv->SetParams(pr_.weight.data(), pr_.bias.data(),
+                                             pr_.params.empty() ? nullptr : pr_.params.data()));
+      convs_[spec.name] = std::move(conv);
     }
-    dst_.resize(geometry->dst_bytes);
+    dst_.resize(geometry.dst_bytes);
     macs_ = static_cast<double>(pr_.batch) * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX *
             (p.srcC / p.group);
-    bytes_ = static_cast<double>(geometry->src_bytes + geometry->dst_bytes + geometry->weight_count * 2);
+    bytes_ =
+        static_cast<double>(geometry.src_bytes + geometry.dst_bytes + geometry.weight_count * 2);
     return absl::OkStatus();
   }
 

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "core/dispatch.h"
+#include "core/status.h"
 #include "tools/synbench/problem.h"
 
 namespace synops {

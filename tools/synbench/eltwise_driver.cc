@@ -14,19 +14,17 @@ namespace {
 class EltwiseDriver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
-    const absl::Status keys = p.OnlyUses({"count", "n"}, {"product", "sum", "max", "min", "inplace"});
-    if (!keys.ok()) return keys;
+    SYNOPS_RETURN_IF_ERROR(p.OnlyUses({"count", "n"}, {"product", "sum", "max", "min", "inplace"}));
     int ops = 0;
     for (EltwiseOp op : {EltwiseOp::kProduct, EltwiseOp::kSum, EltwiseOp::kMax, EltwiseOp::kMin}) {
       if (p.Has(EltwiseOpName(op))) op_ = op, ++ops;
     }
     if (ops != 1) return absl::InvalidArgumentError("eltwise needs one of product, sum, max, min");
-    auto count = p.Size("count"), n = p.Size("n");
-    if (!count.ok()) return count.status();
-    if (!n.ok()) return n.status();
-    if (*count < 2) return absl::InvalidArgumentError("eltwise needs count >= 2");
-    count_ = *count;
-    n_ = *n;
+    SYNOPS_ASSIGN_OR_RETURN(const size_t count, p.Size("count"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t n, p.Size("n"));
+    if (count < 2) return absl::InvalidArgumentError("eltwise needs count >= 2");
+    count_ = count;
+    n_ = n;
     in_place_ = p.Has("inplace");
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> dist(0.5f, 2.0f);

@@ -16,13 +16,11 @@ namespace {
 class LrnDriver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
-    const absl::Status keys = p.OnlyUses({"c", "s", "half"}, {"nchw", "nhwc", "halfmax"});
-    if (!keys.ok()) return keys;
-    auto c = p.Size("c"), s = p.Size("s");
-    if (!c.ok()) return c.status();
-    if (!s.ok()) return s.status();
-    channels_ = *c;
-    spatial_ = *s;
+    SYNOPS_RETURN_IF_ERROR(p.OnlyUses({"c", "s", "half"}, {"nchw", "nhwc", "halfmax"}));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t c, p.Size("c"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t s, p.Size("s"));
+    channels_ = c;
+    spatial_ = s;
     half_ = p.Has("halfmax") ? std::numeric_limits<size_t>::max()
                              : static_cast<size_t>(p.Get("half", 2));
     format_ = p.Has("nhwc") ? TensorFormat::kNhwc : TensorFormat::kNchw;

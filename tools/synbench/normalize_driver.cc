@@ -22,13 +22,11 @@ using namespace normalize_internal;  // NOLINT
 class NormalizeDriver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
-    const absl::Status keys =
-        p.OnlyUses({"v", "b", "c", "s"}, {"across", "bfloat", "nchw", "nhwc", "inplace"});
-    if (!keys.ok()) return keys;
-    auto c = p.Size("c"), s = p.Size("s");
-    if (!c.ok()) return c.status();
-    if (!s.ok()) return s.status();
-    c_ = *c, s_ = *s, b_ = static_cast<size_t>(p.Get("b", 1));
+    SYNOPS_RETURN_IF_ERROR(
+        p.OnlyUses({"v", "b", "c", "s"}, {"across", "bfloat", "nchw", "nhwc", "inplace"}));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t c, p.Size("c"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t s, p.Size("s"));
+    c_ = c, s_ = s, b_ = static_cast<size_t>(p.Get("b", 1));
     const int64_t v = p.Get("v", 2);
     if (v < 1 || v > 4) return absl::InvalidArgumentError("v: 1, 2, 3 or 4");
     if (p.Has("across") && v != 1) return absl::InvalidArgumentError("across: only with v1");

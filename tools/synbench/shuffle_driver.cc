@@ -15,19 +15,17 @@ namespace {
 class ShuffleDriver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
-    const absl::Status keys = p.OnlyUses({"ca", "cb", "s"}, {"split", "interleave", "nchw", "nhwc"});
-    if (!keys.ok()) return keys;
+    SYNOPS_RETURN_IF_ERROR(p.OnlyUses({"ca", "cb", "s"}, {"split", "interleave", "nchw", "nhwc"}));
     if (p.Has("split") == p.Has("interleave")) {
       return absl::InvalidArgumentError("shuffle needs one of split, interleave");
     }
-    auto ca = p.Size("ca"), cb = p.Size("cb"), s = p.Size("s");
-    if (!ca.ok()) return ca.status();
-    if (!cb.ok()) return cb.status();
-    if (!s.ok()) return s.status();
-    if (*ca % 2 != 0 || *cb % 2 != 0) {
+    SYNOPS_ASSIGN_OR_RETURN(const size_t ca, p.Size("ca"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t cb, p.Size("cb"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t s, p.Size("s"));
+    if (ca % 2 != 0 || cb % 2 != 0) {
       return absl::InvalidArgumentError("shuffle needs even ca and cb");
     }
-    c0_ = *ca, c1_ = *cb, spatial_ = *s;
+    c0_ = ca, c1_ = cb, spatial_ = s;
     type_ = p.Has("split") ? 0 : 1;
     format_ = p.Has("nhwc") ? TensorFormat::kNhwc : TensorFormat::kNchw;
     const size_t half = (c0_ + c1_) / 2;

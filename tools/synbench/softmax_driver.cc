@@ -16,18 +16,16 @@ class SoftmaxDriver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
     // The word "bf16" parses as the pair bf=16.
-    const absl::Status keys = p.OnlyUses({"outer", "count", "inner", "bf"}, {"bf16"});
-    if (!keys.ok()) return keys;
+    SYNOPS_RETURN_IF_ERROR(p.OnlyUses({"outer", "count", "inner", "bf"}, {"bf16"}));
     if (p.HasValue("bf") && p.Get("bf", 0) != 16) {
       return absl::InvalidArgumentError("softmax: the only data-type word is bf16");
     }
-    auto o = p.Size("outer"), c = p.Size("count"), i = p.Size("inner");
-    if (!o.ok()) return o.status();
-    if (!c.ok()) return c.status();
-    if (!i.ok()) return i.status();
-    outer_ = *o;
-    count_ = *c;
-    inner_ = *i;
+    SYNOPS_ASSIGN_OR_RETURN(const size_t o, p.Size("outer"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t c, p.Size("count"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t i, p.Size("inner"));
+    outer_ = o;
+    count_ = c;
+    inner_ = i;
     bf16_ = p.Has("bf16") || p.HasValue("bf");
     const size_t n = outer_ * count_ * inner_;
     std::mt19937 rng(1);

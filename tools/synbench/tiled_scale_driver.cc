@@ -14,13 +14,11 @@ namespace {
 class TiledScaleDriver : public OpDriver {
  public:
   absl::Status Setup(const Problem& p) override {
-    const absl::Status keys = p.OnlyUses({"c", "h", "w"}, {"nchw", "nhwc", "inplace"});
-    if (!keys.ok()) return keys;
-    auto c = p.Size("c"), h = p.Size("h"), w = p.Size("w");
-    if (!c.ok()) return c.status();
-    if (!h.ok()) return h.status();
-    if (!w.ok()) return w.status();
-    c_ = *c, h_ = *h, w_ = *w;
+    SYNOPS_RETURN_IF_ERROR(p.OnlyUses({"c", "h", "w"}, {"nchw", "nhwc", "inplace"}));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t c, p.Size("c"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t h, p.Size("h"));
+    SYNOPS_ASSIGN_OR_RETURN(const size_t w, p.Size("w"));
+    c_ = c, h_ = h, w_ = w;
     format_ = p.Has("nhwc") ? TensorFormat::kNhwc : TensorFormat::kNchw;
     in_place_ = p.Has("inplace");
     std::mt19937 rng(1);

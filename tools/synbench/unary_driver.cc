@@ -20,16 +20,14 @@ class UnaryDriver : public OpDriver {
   absl::Status Setup(const Problem& p) override {
     std::set<std::string> names;
     for (int i = 0; i < kNumUnaryOps; ++i) names.insert(UnaryOpName(static_cast<UnaryOp>(i)));
-    const absl::Status keys = p.OnlyUses({"n"}, names);
-    if (!keys.ok()) return keys;
+    SYNOPS_RETURN_IF_ERROR(p.OnlyUses({"n"}, names));
     int found = 0;
     for (const std::string& name : names) {
       if (p.Has(name)) op_ = *ParseUnaryOp(name), ++found;
     }
     if (found != 1) return absl::InvalidArgumentError("unary problem needs exactly one op name");
-    auto n = p.Size("n");
-    if (!n.ok()) return n.status();
-    n_ = *n;
+    SYNOPS_ASSIGN_OR_RETURN(const size_t n, p.Size("n"));
+    n_ = n;
     // Values where the op is defined and interesting, with a few specials.
     float lo = -10.0f, hi = 10.0f;
     if (op_ == UnaryOp::kLog || op_ == UnaryOp::kSqrt || op_ == UnaryOp::kRsqrt) lo = 1e-3f, hi = 1e3f;
