@@ -15,8 +15,10 @@ SYNOPS_COPTS = [
     "-Wextra",
     "-Wno-unused-parameter",
     "-Wno-missing-field-initializers",
-    # Highway targets synops has no kernel names for: skip compiling them.
-    "-DHWY_DISABLED_TARGETS=(HWY_SSSE3|HWY_AVX3_DL)",
+    # Highway targets synops has no kernel names for: skip compiling them, here
+    # and nowhere else. (SVE's sizeless vectors could not live in the arrays
+    # of accumulators the kernels keep, so no kernel file has to guard them.)
+    "-DHWY_DISABLED_TARGETS=(HWY_SSSE3|HWY_AVX3_DL|HWY_SVE|HWY_SVE2|HWY_SVE_256|HWY_SVE2_128)",
 ] + select({
     # Highway's NEON target needs the AES extension enabled with GCC.
     "//platforms:aarch64": ["-march=armv8-a+crypto"],

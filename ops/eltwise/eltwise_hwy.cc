@@ -66,8 +66,7 @@ HWY_INLINE float CombineScalar(float a, float b) {
 
 // Input k's contribution: the value, times weight[k] for Sum (a separate
 // multiply, rounded like the reference's).
-// (The broadcast of w is loop-invariant and hoisted; arrays of vectors are not
-// allowed on SVE targets, which foreach_target also compiles on aarch64.)
+// (The broadcast of w is loop-invariant and hoisted.)
 template <EltwiseOp kOp>
 HWY_INLINE V Term(D d, const float* p, float w) {
   const V v = hn::LoadU(d, p);

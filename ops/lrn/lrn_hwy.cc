@@ -35,9 +35,7 @@ HWY_BEFORE_NAMESPACE();
 namespace synops {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-// Sizeless SVE vectors cannot live in arrays; synops has no SVE kernel names
-// (foreach_target still compiles those targets on aarch64).
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+#if HWY_TARGET != HWY_SCALAR
 
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
@@ -298,7 +296,7 @@ void LrnHwy(const float* src, size_t half, size_t channels, size_t spatial, cons
   }
 }
 
-#endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+#endif  // HWY_TARGET != HWY_SCALAR
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace synops

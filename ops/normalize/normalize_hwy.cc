@@ -30,14 +30,7 @@ HWY_BEFORE_NAMESPACE();
 namespace synops {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-// SVE vectors are sizeless (no arrays of them); synops names no SVE kernel.
-#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
-    HWY_TARGET == HWY_SVE2_128
-#define SYNOPS_NORMALIZE_SKIP_TARGET 1
-#else
-#define SYNOPS_NORMALIZE_SKIP_TARGET 0
-#endif
-#if HWY_TARGET != HWY_SCALAR && !SYNOPS_NORMALIZE_SKIP_TARGET
+#if HWY_TARGET != HWY_SCALAR
 
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
@@ -694,8 +687,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
   if (stream) hwy::FlushStream();
 }
 
-#endif  // HWY_TARGET != HWY_SCALAR && !SYNOPS_NORMALIZE_SKIP_TARGET
-#undef SYNOPS_NORMALIZE_SKIP_TARGET
+#endif  // HWY_TARGET != HWY_SCALAR
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace synops

@@ -30,9 +30,7 @@ HWY_BEFORE_NAMESPACE();
 namespace synops {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-// Sizeless SVE vectors cannot live in arrays; synops has no SVE kernel names
-// (foreach_target still compiles those targets on aarch64).
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+#if HWY_TARGET != HWY_SCALAR
 
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
@@ -600,7 +598,7 @@ void Softmax16bHwy(const uint16_t* src, size_t outer, size_t count, size_t inner
   Softmax<B16>(src, outer, count, inner, dst);
 }
 
-#endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+#endif  // HWY_TARGET != HWY_SCALAR
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace synops
