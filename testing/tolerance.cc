@@ -198,14 +198,55 @@ std::optional<Mismatch> CompareWithinBounds(absl::Span<const float> got,
   return CompareElements(got, want, bound, /*skip_unbounded=*/true);
 }
 
-double MaxAbsError(absl::Span<const float> got, absl::Span<const float> want) {
-  double m = 0;
-  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
-    if (std::isfinite(got[i]) && std::isfinite(want[i])) {
-      m = std::fmax(m, std::fabs(static_cast<double>(got[i]) - want[i]));
+std::optional<Mismatch> CompareWithinOneBf16Ulp(absl::Span<const uint16_t> got,
+                                                absl::Span<const float> want) {
+  const size_t n = std::min(got.size(), want.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!WithinOneBf16Ulp(got[i], want[i])) {
+      return Mismatch{i, Bf16ToFp32(got[i]), want[i], Bf16Ulp(want[i]), "more than one BF16 ULP"};
     }
   }
-  return m;
+  if (got.size() != want.size()) return Mismatch{n, 0, 0, 0};
+  return std::nullopt;
+}
+
+double BoundFraction(absl::Span<const float> got, absl::Span<const float> want,
+                     absl::Span<const double> bound) {
+  if (got.size() != want.size() || bound.size() < got.size()) return HUGE_VAL;
+  double worst = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double g = got[i], w = want[i], b = bound[i];
+    if (!(b < HUGE_VAL)) continue;
+    if (std::isnan(g) || std::isnan(w)) {
+      if (!(std::isnan(g) && std::isnan(w))) return HUGE_VAL;
+      continue;
+    }
+    if (g == w) continue;
+    const double d = std::fabs(g - w);
+    if (!(d < HUGE_VAL) || b <= 0) return HUGE_VAL;
+    worst = std::fmax(worst, d / b);
+  }
+  return worst;
+}
+
+double Bf16UlpFraction(absl::Span<const uint16_t> got, absl::Span<const float> want) {
+  if (got.size() != want.size()) return HUGE_VAL;
+  double worst = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const float g = Bf16ToFp32(got[i]);
+    const float w = Bf16ToFp32(Fp32ToBf16(want[i]));
+    if (std::isnan(g) || std::isnan(w)) {
+      if (!(std::isnan(g) && std::isnan(w))) return HUGE_VAL;
+      continue;
+    }
+    if (std::isinf(g) || std::isinf(w)) {
+      if (g != w) return HUGE_VAL;
+      continue;
+    }
+    // A BF16 ULP is 2^16 FP32 ULP (BF16 values are FP32 values with 16 zero low bits).
+    worst = std::fmax(worst, static_cast<double>(UlpDistance(g, w)) / 65536.0);
+  }
+  return worst;
 }
 
 double Conv16bSumBound(size_t k, double sum_abs_products) {

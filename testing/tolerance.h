@@ -120,8 +120,24 @@ std::optional<Mismatch> CompareWithinBounds(absl::Span<const float> got,
                                             absl::Span<const float> want,
                                             absl::Span<const double> bound);
 
-// Largest |got - want| over finite pairs (for reports).
-double MaxAbsError(absl::Span<const float> got, absl::Span<const float> want);
+// Every BF16 result within one BF16 ULP of its FP32 reference
+// (WithinOneBf16Ulp); NaN matches NaN.
+std::optional<Mismatch> CompareWithinOneBf16Ulp(absl::Span<const uint16_t> got,
+                                                absl::Span<const float> want);
+
+// For reports (synbench): how close to failing a result is, as the worst
+// element's error over its SPEC bound. 0: every element exact; <= 1: within
+// the bound; +Inf: a mismatch no bound allows (beyond a zero bound, NaN for a
+// number, a wrong infinity). Elements with an infinite bound count 0.
+double BoundFraction(absl::Span<const float> got, absl::Span<const float> want,
+                     absl::Span<const double> bound);
+// The same for the one-BF16-ULP bound: the largest distance, in BF16 ULP,
+// from the reference rounded to BF16.
+double Bf16UlpFraction(absl::Span<const uint16_t> got, absl::Span<const float> want);
+// The same for a bit-exact contract: 0 if `mismatch` is empty, else +Inf.
+inline double ExactFraction(const std::optional<Mismatch>& mismatch) {
+  return mismatch ? HUGE_VAL : 0.0;
+}
 
 // conv16b (SPEC.md §4): bound on |out - ref| of a convolution sum before the
 // activation, K * 2^-22 * sum |src * w| + 1e-6, K = kernelY*kernelX*srcC/group.

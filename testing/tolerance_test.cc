@@ -79,6 +79,39 @@ TEST(Tolerance, ErrSumAccIsErrSum) {
   EXPECT_EQ(huge.Result().e, HUGE_VAL) << "a partial sum may overflow FP32";
 }
 
+TEST(Tolerance, BoundFractionSaysHowCloseToFailing) {
+  const std::vector<double> bound = {0.5, 0.5, HUGE_VAL, 0.0};
+  EXPECT_EQ(BoundFraction({1, 2, 3, 4}, {1, 2, 3, 4}, bound), 0.0);
+  EXPECT_DOUBLE_EQ(BoundFraction({1.25f, 2, 3, 4}, {1, 2, 3, 4}, bound), 0.5);
+  EXPECT_DOUBLE_EQ(BoundFraction({1, 2.75f, 3, 4}, {1, 2, 3, 4}, bound), 1.5);
+  EXPECT_EQ(BoundFraction({1, 2, 1e30f, 4}, {1, 2, 3, 4}, bound), 0.0);      // unbounded element
+  EXPECT_EQ(BoundFraction({1, 2, 3, 4.5f}, {1, 2, 3, 4}, bound), HUGE_VAL);  // beyond a zero bound
+  EXPECT_EQ(BoundFraction({kNan, 2, 3, 4}, {kNan, 2, 3, 4}, bound), 0.0);
+  EXPECT_EQ(BoundFraction({kNan, 2, 3, 4}, {1, 2, 3, 4}, bound), HUGE_VAL);
+  EXPECT_EQ(BoundFraction({kInf, 2, 3, 4}, {kInf, 2, 3, 4}, bound), 0.0);
+  EXPECT_EQ(BoundFraction({-kInf, 2, 3, 4}, {kInf, 2, 3, 4}, bound), HUGE_VAL);
+  EXPECT_EQ(BoundFraction({1, 2}, {1, 2, 3}, bound), HUGE_VAL);
+}
+
+TEST(Tolerance, Bf16UlpBoundAndFraction) {
+  const float want[] = {1.0f, 1.0f, 1.0f, kNan};
+  // 1.0 is 0x3F80; its BF16 neighbours are 0x3F81 and 0x3F7F.
+  const std::vector<uint16_t> exact = {0x3F80, 0x3F80, 0x3F80, 0x7FC0};
+  const std::vector<uint16_t> one = {0x3F80, 0x3F81, 0x3F7F, 0x7FC0};
+  const std::vector<uint16_t> two = {0x3F80, 0x3F82, 0x3F80, 0x7FC0};
+  EXPECT_FALSE(CompareWithinOneBf16Ulp(exact, want));
+  EXPECT_FALSE(CompareWithinOneBf16Ulp(one, want));
+  auto m = CompareWithinOneBf16Ulp(two, want);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 1u);
+  EXPECT_EQ(Bf16UlpFraction(exact, want), 0.0);
+  EXPECT_EQ(Bf16UlpFraction(one, want), 1.0);
+  EXPECT_EQ(Bf16UlpFraction(two, want), 2.0);
+  EXPECT_EQ(Bf16UlpFraction({0x3F80, 0x3F80, 0x3F80, 0x3F80}, want), HUGE_VAL);  // a number for NaN
+  EXPECT_EQ(ExactFraction(std::nullopt), 0.0);
+  EXPECT_EQ(ExactFraction(Mismatch{}), HUGE_VAL);
+}
+
 }  // namespace
 }  // namespace testing
 }  // namespace synops

@@ -9,6 +9,7 @@
 #include "bf16/bf16.h"
 #include "fuzz/harness.h"
 #include "ops/channel_sum/channel_sum.h"
+#include "ops/channel_sum/channel_sum_check.h"
 #include "ops/channel_sum/channel_sum_kernels.h"
 #include "testing/tolerance.h"
 
@@ -29,14 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   std::vector<float> want(channels);
   channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, format, want.data());
-  std::vector<double> bound(channels, 0.0);
-  for (size_t c = 0; c < channels; ++c) {
-    for (size_t s = 0; s < spatial; ++s) {
-      const size_t i = format == TensorFormat::kNchw ? c * spatial + s : s * channels + c;
-      bound[c] += std::fabs(Bf16ToFp32(src[i]));
-    }
-    bound[c] = testing::SumBound(spatial, bound[c]);
-  }
+  const std::vector<double> bound =
+      channel_sum_check::Bounds(src.data(), channels, spatial, format);
   const std::string problem = absl::StrCat("channel_sum:c", channels, ",s", spatial, ",",
                                            FormatName(format));
   std::vector<float> got(channels);

@@ -6,6 +6,7 @@
 
 #include "bf16/bf16.h"
 #include "gtest/gtest.h"
+#include "ops/channel_sum/channel_sum_check.h"
 #include "ops/channel_sum/channel_sum_kernels.h"
 #include "testing/test_util.h"
 
@@ -16,16 +17,6 @@ using ::synops::testing::GuardedBuffer;
 
 size_t At(TensorFormat f, size_t c, size_t s, size_t channels, size_t spatial) {
   return f == TensorFormat::kNchw ? c * spatial + s : s * channels + c;
-}
-
-// Per-channel sum of |terms| in double: the scale of the SPEC sum bound.
-std::vector<double> SumAbs(const std::vector<uint16_t>& src, size_t channels, size_t spatial,
-                           TensorFormat f) {
-  std::vector<double> r(channels, 0.0);
-  for (size_t c = 0; c < channels; ++c) {
-    for (size_t s = 0; s < spatial; ++s) r[c] += std::fabs(Bf16ToFp32(src[At(f, c, s, channels, spatial)]));
-  }
-  return r;
 }
 
 const size_t kChannels[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100};
@@ -47,8 +38,8 @@ TEST_P(ChannelSumKernel, MatchesReferenceOnAllTails) {
         GuardedBuffer<float> got(channels);
         kernel->fn(src.data(), channels, spatial, f, got.data());
         ASSERT_TRUE(got.GuardsIntact()) << FormatName(f) << " c=" << channels << " s=" << spatial;
-        std::vector<double> bound = SumAbs(src, channels, spatial, f);
-        for (double& b : bound) b = testing::SumBound(spatial, b);
+        const std::vector<double> bound =
+            channel_sum_check::Bounds(src.data(), channels, spatial, f);
         const auto mismatch = testing::CompareWithin(got.span(), want, bound);
         ASSERT_FALSE(mismatch) << FormatName(f) << " c=" << channels << " s=" << spatial << ": "
                                << mismatch->ToString();
@@ -88,8 +79,7 @@ TEST_P(ChannelSumKernel, EdgeValues) {
     std::vector<float> want(channels), got(channels);
     channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, want.data());
     kernel->fn(src.data(), channels, spatial, f, got.data());
-    std::vector<double> bound = SumAbs(src, channels, spatial, f);
-    for (double& b : bound) b = testing::SumBound(spatial, b);
+    const std::vector<double> bound = channel_sum_check::Bounds(src.data(), channels, spatial, f);
     const auto mismatch = testing::CompareWithin(got, want, bound);
     ASSERT_FALSE(mismatch) << FormatName(f) << ": " << mismatch->ToString();
   }
@@ -106,11 +96,11 @@ TEST(ChannelSumRef, MatchesDoubleOracle) {
     const auto src = testing::RandomBf16(channels * spatial, -1e3f, 1e3f, 3);
     std::vector<float> got(channels);
     channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, got.data());
-    const auto abs = SumAbs(src, channels, spatial, f);
+    const std::vector<double> bound = channel_sum_check::Bounds(src.data(), channels, spatial, f);
     for (size_t c = 0; c < channels; ++c) {
       double exact = 0;
       for (size_t s = 0; s < spatial; ++s) exact += Bf16ToFp32(src[At(f, c, s, channels, spatial)]);
-      ASSERT_LE(std::fabs(got[c] - exact), testing::SumBound(spatial, abs[c])) << c;
+      ASSERT_LE(std::fabs(got[c] - exact), bound[c]) << c;
     }
   }
 }

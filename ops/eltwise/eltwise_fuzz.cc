@@ -8,27 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/harness.h"
 #include "ops/eltwise/eltwise.h"
+#include "ops/eltwise/eltwise_check.h"
 #include "ops/eltwise/eltwise_kernels.h"
 #include "testing/tolerance.h"
-
-namespace {
-
-// Product, Max, Min bit-exact (Max/Min even for NaN, whose result the
-// contract fixes: the second operand); Sum within 1e-5 * max(1, |ref|).
-std::optional<synops::testing::Mismatch> Compare(synops::EltwiseOp op,
-                                                 const std::vector<float>& got,
-                                                 const std::vector<float>& want) {
-  using synops::EltwiseOp;
-  if (op == EltwiseOp::kMax || op == EltwiseOp::kMin) {
-    return synops::testing::CompareBitExact(got, want);
-  }
-  if (op == EltwiseOp::kProduct) return synops::testing::CompareBitExactOrNan(got, want);
-  std::vector<double> bound(want.size());
-  for (size_t j = 0; j < want.size(); ++j) bound[j] = synops::testing::RelBound(want[j]);
-  return synops::testing::CompareWithin(got, want, bound);
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace synops;  // NOLINT
@@ -74,12 +56,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       k.fn(cp.data(), weight.data(), count, n, op, dst);
       got.assign(dst, dst + n);
     }
-    if (auto m = Compare(op, got, want)) fuzz::Fail(problem, k.name, m->ToString());
+    if (auto m = synops::eltwise_check::Check(op, got, want))
+      fuzz::Fail(problem, k.name, m->ToString());
   }
   // The public entry point accepts the problem (and agrees with the reference).
   if (!EltwiseLayerForward(ptrs.data(), weight.data(), count, n, op, got.data()).ok()) {
     fuzz::Fail(problem, "api", "rejected a valid problem");
   }
-  if (auto m = Compare(op, got, want)) fuzz::Fail(problem, "api", m->ToString());
+  if (auto m = synops::eltwise_check::Check(op, got, want))
+    fuzz::Fail(problem, "api", m->ToString());
   return 0;
 }

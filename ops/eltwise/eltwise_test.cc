@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ops/eltwise/eltwise_check.h"
 #include "ops/eltwise/eltwise_kernels.h"
 #include "testing/test_util.h"
 
@@ -35,16 +36,6 @@ struct Inputs {
   }
 };
 
-// SPEC §5: Product, Max, Min bit-exact (any NaN matches any NaN); Sum within
-// 1e-5 * max(1, |ref|).
-std::optional<testing::Mismatch> Compare(EltwiseOp op, absl::Span<const float> got,
-                                         absl::Span<const float> want) {
-  if (op != EltwiseOp::kSum) return testing::CompareBitExactOrNan(got, want);
-  std::vector<double> bound(want.size());
-  for (size_t j = 0; j < want.size(); ++j) bound[j] = testing::RelBound(want[j]);
-  return testing::CompareWithin(got, want, bound);
-}
-
 std::vector<float> Reference(const Inputs& in, size_t size, EltwiseOp op) {
   std::vector<float> want(size);
   eltwise_internal::EltwiseRef(in.ptrs.data(), in.weight.data(), in.ptrs.size(), size, op,
@@ -69,7 +60,7 @@ TEST_P(EltwiseKernel, MatchesReferenceOnAllTails) {
         GuardedBuffer<float> got(size);
         kernel->fn(in.ptrs.data(), in.weight.data(), count, size, op, got.data());
         ASSERT_TRUE(got.GuardsIntact()) << EltwiseOpName(op) << " count=" << count << " size=" << size;
-        const auto m = Compare(op, got.span(), want);
+        const auto m = eltwise_check::Check(op, got.span(), want);
         ASSERT_FALSE(m) << EltwiseOpName(op) << " count=" << count << " size=" << size << ": "
                         << m->ToString();
       }
@@ -87,7 +78,7 @@ TEST_P(EltwiseKernel, EdgeValues) {
       const auto want = Reference(in, size, op);
       std::vector<float> got(size);
       kernel->fn(in.ptrs.data(), in.weight.data(), count, size, op, got.data());
-      const auto m = Compare(op, got, want);
+      const auto m = eltwise_check::Check(op, got, want);
       ASSERT_FALSE(m) << EltwiseOpName(op) << " count=" << count << ": " << m->ToString();
     }
   }
@@ -138,7 +129,7 @@ TEST_P(EltwiseKernel, InPlace) {
           const auto want = Reference(in, size, op);
           float* dst = in.data[k].data();
           kernel->fn(in.ptrs.data(), in.weight.data(), count, size, op, dst);
-          const auto m = Compare(op, absl::MakeConstSpan(dst, size), want);
+          const auto m = eltwise_check::Check(op, absl::MakeConstSpan(dst, size), want);
           ASSERT_FALSE(m) << EltwiseOpName(op) << " count=" << count << " size=" << size
                           << " dst=src[" << k << "]: " << m->ToString();
         }
@@ -149,7 +140,7 @@ TEST_P(EltwiseKernel, InPlace) {
         std::vector<float> w(count, 0.5f);
         eltwise_internal::EltwiseRef(same.data(), w.data(), count, size, op, want.data());
         kernel->fn(same.data(), w.data(), count, size, op, in.data[0].data());
-        const auto m = Compare(op, in.data[0], want);
+        const auto m = eltwise_check::Check(op, in.data[0], want);
         ASSERT_FALSE(m) << EltwiseOpName(op) << " all aliased, count=" << count << " size=" << size
                         << ": " << m->ToString();
       }
@@ -170,7 +161,8 @@ TEST_P(EltwiseKernel, LargeUnalignedOutput) {
         GuardedBuffer<float> got(size + misalign);
         kernel->fn(in.ptrs.data(), in.weight.data(), count, size, op, got.data() + misalign);
         ASSERT_TRUE(got.GuardsIntact());
-        const auto m = Compare(op, absl::MakeConstSpan(got.data() + misalign, size), want);
+        const auto m =
+            eltwise_check::Check(op, absl::MakeConstSpan(got.data() + misalign, size), want);
         ASSERT_FALSE(m) << EltwiseOpName(op) << " count=" << count << " misalign=" << misalign
                         << ": " << m->ToString();
       }
@@ -205,7 +197,7 @@ TEST(EltwiseApi, UsesBestKernelAndHandlesZeroSize) {
   for (EltwiseOp op : kOps) {
     std::vector<float> got(100);
     ASSERT_TRUE(EltwiseLayerForward(in.ptrs.data(), in.weight.data(), 3, 100, op, got.data()).ok());
-    const auto m = Compare(op, got, Reference(in, 100, op));
+    const auto m = eltwise_check::Check(op, got, Reference(in, 100, op));
     EXPECT_FALSE(m) << EltwiseOpName(op) << ": " << m->ToString();
   }
   // Product, Max and Min need no weights.

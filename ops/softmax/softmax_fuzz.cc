@@ -11,6 +11,7 @@
 #include "bf16/bf16.h"
 #include "fuzz/harness.h"
 #include "ops/softmax/softmax.h"
+#include "ops/softmax/softmax_check.h"
 #include "ops/softmax/softmax_kernels.h"
 #include "testing/tolerance.h"
 
@@ -41,8 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!bf16) {
     std::vector<float> want(n);
     softmax_internal::Softmax32fRef(src.data(), outer, count, inner, want.data());
-    std::vector<double> bound(n);
-    for (size_t j = 0; j < n; ++j) bound[j] = testing::SoftmaxBound(count, want[j]);
+    const std::vector<double> bound = softmax_check::Bounds(want, count);
     std::vector<float> got(n);
     for (const auto& k : Softmax32fKernels().all()) {
       if (!CpuSupports(k.isa)) continue;
@@ -74,12 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } else {
         k.fn(src16.data(), outer, count, inner, got.data());
       }
-      for (size_t j = 0; j < n; ++j) {
-        if (!testing::WithinOneBf16Ulp(got[j], want[j])) {
-          fuzz::Fail(problem, k.name,
-                     absl::StrCat("element ", j, ": got ", Bf16ToFp32(got[j]), ", want ", want[j],
-                                  " (more than one BF16 ULP)"));
-        }
+      if (auto m = testing::CompareWithinOneBf16Ulp(got, want)) {
+        fuzz::Fail(problem, k.name, m->ToString());
       }
     }
     if (!Softmax16b(src16.data(), outer, count, inner, got.data()).ok()) {

@@ -7,6 +7,7 @@
 
 #include "bf16/bf16.h"
 #include "gtest/gtest.h"
+#include "ops/softmax/softmax_check.h"
 #include "ops/softmax/softmax_kernels.h"
 #include "testing/test_util.h"
 
@@ -51,12 +52,6 @@ std::vector<Shape> Shapes() {
   return shapes;
 }
 
-std::vector<double> Bounds(const std::vector<float>& want, size_t count) {
-  std::vector<double> bound(want.size());
-  for (size_t i = 0; i < want.size(); ++i) bound[i] = testing::SoftmaxBound(count, want[i]);
-  return bound;
-}
-
 std::vector<float> Ref32(const std::vector<float>& src, const Shape& s) {
   std::vector<float> want(src.size());
   softmax_internal::Softmax32fRef(src.data(), s.outer, s.count, s.inner, want.data());
@@ -78,7 +73,7 @@ class Softmax32fKernel : public ::testing::TestWithParam<std::string> {
   void Check(const Softmax32fFn fn, const std::vector<float>& src, const Shape& s,
              const std::string& what) {
     const std::vector<float> want = Ref32(src, s);
-    const std::vector<double> bound = Bounds(want, s.count);
+    const std::vector<double> bound = softmax_check::Bounds(want, s.count);
     GuardedBuffer<float> got(src.size());
     fn(src.data(), s.outer, s.count, s.inner, got.data());
     ASSERT_TRUE(got.GuardsIntact()) << what << " " << s.ToString();
@@ -203,12 +198,10 @@ class Softmax16bKernel : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(got.GuardsIntact()) << what << " " << s.ToString();
     std::vector<uint16_t> in_place = src;
     fn(in_place.data(), s.outer, s.count, s.inner, in_place.data());
-    for (size_t i = 0; i < src.size(); ++i) {
-      ASSERT_TRUE(testing::WithinOneBf16Ulp(got.data()[i], want[i]))
-          << what << " " << s.ToString() << " element " << i << ": got "
-          << Bf16ToFp32(got.data()[i]) << ", want " << want[i];
-      ASSERT_EQ(in_place[i], got.data()[i]) << what << " in place " << s.ToString() << " " << i;
-    }
+    const auto m = testing::CompareWithinOneBf16Ulp(got.span(), want);
+    ASSERT_FALSE(m) << what << " " << s.ToString() << ": " << m->ToString();
+    ASSERT_FALSE(testing::CompareBitExact(in_place, got.ToVector()))
+        << what << " in place " << s.ToString();
   }
 };
 
@@ -282,7 +275,7 @@ TEST(SoftmaxApi, UsesBestKernelAndHandlesZeroSizes) {
   std::vector<float> got(s.size());
   ASSERT_TRUE(Softmax32f(src.data(), s.outer, s.count, s.inner, got.data()).ok());
   const auto want = Ref32(src, s);
-  EXPECT_FALSE(testing::CompareWithin(got, want, Bounds(want, s.count)));
+  EXPECT_FALSE(testing::CompareWithin(got, want, softmax_check::Bounds(want, s.count)));
 
   const auto src16 = testing::RandomBf16(s.size(), -4, 4, 9);
   std::vector<uint16_t> got16(s.size());
@@ -336,7 +329,7 @@ TEST(SoftmaxApi, InPlaceThroughTheApi) {
   auto data = testing::RandomFloats(s.size(), -8, 8, 3);
   const auto want = Ref32(data, s);
   ASSERT_TRUE(Softmax32f(data.data(), s.outer, s.count, s.inner, data.data()).ok());
-  EXPECT_FALSE(testing::CompareWithin(data, want, Bounds(want, s.count)));
+  EXPECT_FALSE(testing::CompareWithin(data, want, softmax_check::Bounds(want, s.count)));
 }
 
 TEST(SoftmaxApi, MaxIsaCap) {

@@ -84,6 +84,52 @@ bool WithinSpec(UnaryOp op, float x, float got) {
   }
 }
 
+double SpecFraction(UnaryOp op, float x, float got) {
+  if (!WithinSpec(op, x, got)) return HUGE_VAL;
+  if (std::isnan(x)) return 0;
+  const float want = static_cast<float>(Exact(op, x));
+  if (!std::isfinite(want) || !std::isfinite(got)) return 0;  // a required special value
+  int64_t ulps = 0;
+  double abs = 0;
+  switch (op) {
+    case UnaryOp::kCos:
+    case UnaryOp::kSin:
+      if (std::fabs(x) > 39000.0f) return 0;  // SPEC leaves these open
+      ulps = 4, abs = 1e-7;
+      break;
+    case UnaryOp::kErf:
+    case UnaryOp::kTanh:
+      ulps = 4, abs = 1e-7;
+      break;
+    case UnaryOp::kExp:
+      if (x > 88.7f || x < -87.3f) return 0;  // overflow / underflow rules, met
+      ulps = 2;
+      break;
+    case UnaryOp::kLog:
+      if (!(x > 0.0f)) return 0;
+      ulps = 4;
+      break;
+    case UnaryOp::kRsqrt:
+      if (!(x > 0.0f)) return 0;
+      ulps = 2;
+      break;
+    default:
+      return 0;
+  }
+  double f = static_cast<double>(testing::UlpDistance(got, want)) / static_cast<double>(ulps);
+  if (abs > 0) f = std::min(f, std::fabs(static_cast<double>(got) - want) / abs);
+  return f;
+}
+
+double SpecFraction(UnaryOp op, absl::Span<const float> src, absl::Span<const float> got,
+                    absl::Span<const float> ref) {
+  if (IsBitExact(op)) return testing::ExactFraction(testing::CompareBitExact(got, ref));
+  if (got.size() != src.size()) return HUGE_VAL;
+  double worst = 0;
+  for (size_t i = 0; i < src.size(); ++i) worst = std::max(worst, SpecFraction(op, src[i], got[i]));
+  return worst;
+}
+
 std::optional<testing::Mismatch> CheckUnary(UnaryOp op, absl::Span<const float> src,
                                             absl::Span<const float> got,
                                             absl::Span<const float> ref) {

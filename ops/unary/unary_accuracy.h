@@ -29,6 +29,16 @@ double Exact(UnaryOp op, double x);
 // Cos/Sin, x < 0 for Rsqrt) accept anything.
 bool WithinSpec(UnaryOp op, float x, float got);
 
+// How close `got` is to breaking the contract, for reports: 0 exact or a
+// special value as SPEC requires; otherwise the error over the bound, in ULP
+// (ULP / allowed ULP) or, where the bound also allows an absolute error, the
+// smaller of that and |error| / allowed error; +Inf if WithinSpec fails.
+double SpecFraction(UnaryOp op, float x, float got);
+// The worst SpecFraction over `got` (bit-exact ops: 0, or +Inf on a mismatch
+// with `ref`).
+double SpecFraction(UnaryOp op, absl::Span<const float> src, absl::Span<const float> got,
+                    absl::Span<const float> ref);
+
 // The first element of `got` (computed from `src`) that breaks the contract:
 // bit-exact ops against `ref`, the others via WithinSpec.
 std::optional<testing::Mismatch> CheckUnary(UnaryOp op, absl::Span<const float> src,

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "ops/channel_sum/channel_sum_check.h"
 #include "ops/channel_sum/channel_sum_kernels.h"
 #include "testing/tolerance.h"
 #include "tools/synbench/driver.h"
@@ -28,14 +29,7 @@ class ChannelSumDriver : public OpDriver {
     want_.resize(channels_);
     got_.resize(channels_);
     channel_sum_internal::ChannelSum16bRef(src_.data(), channels_, spatial_, format_, want_.data());
-    bound_.assign(channels_, 0.0);
-    for (size_t c = 0; c < channels_; ++c) {
-      for (size_t i = 0; i < spatial_; ++i) {
-        const size_t at = format_ == TensorFormat::kNchw ? c * spatial_ + i : i * channels_ + c;
-        bound_[c] += std::fabs(Bf16ToFp32(src_[at]));
-      }
-      bound_[c] = testing::SumBound(spatial_, bound_[c]);
-    }
+    bound_ = channel_sum_check::Bounds(src_.data(), channels_, spatial_, format_);
     return absl::OkStatus();
   }
 
@@ -48,7 +42,7 @@ class ChannelSumDriver : public OpDriver {
   CheckResult Check(const std::string& kernel) override {
     Run(kernel);
     CheckResult r;
-    r.max_error = testing::MaxAbsError(got_, want_);
+    r.bound_fraction = testing::BoundFraction(got_, want_, bound_);
     if (auto m = testing::CompareWithin(got_, want_, bound_)) {
       r.ok = false;
       r.detail = m->ToString();

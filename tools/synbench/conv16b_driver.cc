@@ -108,7 +108,8 @@ class Conv16bDriver : public OpDriver {
     }
     if (oracle_.want.empty()) oracle_ = conv16b_check::ComputeOracle(pr_);
     for (size_t i = 0; i < got->size(); ++i) {
-      r.max_error = std::fmax(r.max_error, std::fabs((*got)[i] - oracle_.want[i]));
+      const double err = std::fabs((*got)[i] - oracle_.want[i]);
+      if (err > 0) r.bound_fraction = std::fmax(r.bound_fraction, err / oracle_.bound[i]);
     }
     if (auto m = conv16b_check::CompareToOracle(*got, oracle_)) {
       r.ok = false;

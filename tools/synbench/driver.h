@@ -25,7 +25,10 @@ struct KernelInfo {
 
 struct CheckResult {
   bool ok = true;
-  double max_error = 0;   // largest |kernel - ref| (0 for bit-exact matches)
+  // The worst element's error over its SPEC bound (ULP over allowed ULP where
+  // the bound is in ULP): 0 exact, <= 1 within the bound, +Inf for a mismatch
+  // of a bit-exact contract or no bound allows.
+  double bound_fraction = 0;
   std::string detail;     // first mismatch, if any
 };
 

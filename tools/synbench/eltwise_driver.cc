@@ -3,6 +3,7 @@
 #include <random>
 #include <vector>
 
+#include "ops/eltwise/eltwise_check.h"
 #include "ops/eltwise/eltwise_kernels.h"
 #include "testing/tolerance.h"
 #include "tools/synbench/driver.h"
@@ -56,15 +57,8 @@ class EltwiseDriver : public OpDriver {
     Run(kernel);
     const std::vector<float>& got = in_place_ ? work_[0] : got_;
     CheckResult r;
-    r.max_error = testing::MaxAbsError(got, want_);
-    std::optional<testing::Mismatch> m;
-    if (op_ == EltwiseOp::kSum) {
-      std::vector<double> bound(n_);
-      for (size_t j = 0; j < n_; ++j) bound[j] = testing::RelBound(want_[j]);
-      m = testing::CompareWithin(got, want_, bound);
-    } else {
-      m = testing::CompareBitExactOrNan(got, want_);
-    }
+    r.bound_fraction = eltwise_check::BoundFraction(op_, got, want_);
+    const std::optional<testing::Mismatch> m = eltwise_check::Check(op_, got, want_);
     if (m) {
       r.ok = false;
       r.detail = m->ToString();

@@ -45,7 +45,7 @@ class LrnDriver : public OpDriver {
   CheckResult Check(const std::string& kernel) override {
     Run(kernel);
     CheckResult r;
-    r.max_error = testing::MaxAbsError(got_, want_);
+    r.bound_fraction = testing::BoundFraction(got_, want_, bounds_);
     if (auto m = lrn_internal::CheckLrn(got_, want_, bounds_)) {
       r.ok = false;
       r.detail = m->ToString();

@@ -129,10 +129,13 @@ class NormalizeDriver : public OpDriver {
     if (variant_ == 5) {
       std::vector<float> got(got16_.size());
       for (size_t i = 0; i < got.size(); ++i) got[i] = Bf16ToFp32(got16_[i]);
-      r.max_error = testing::MaxAbsError(got, want_);
+      // CheckBf16's bound: the FP32 bound plus one BF16 ULP of the result.
+      std::vector<double> bounds(bounds_);
+      for (size_t i = 0; i < bounds.size(); ++i) bounds[i] += testing::Bf16Ulp(want_[i]);
+      r.bound_fraction = testing::BoundFraction(got, want_, bounds);
       m = CheckBf16(got16_, want_, bounds_);
     } else {
-      r.max_error = testing::MaxAbsError(got_, want_);
+      r.bound_fraction = testing::BoundFraction(got_, want_, bounds_);
       m = CheckFp32(got_, want_, bounds_);
     }
     if (m) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "ops/softmax/softmax_check.h"
 #include "ops/softmax/softmax_kernels.h"
 #include "testing/tolerance.h"
 #include "tools/synbench/driver.h"
@@ -43,8 +44,7 @@ class SoftmaxDriver : public OpDriver {
     want_.resize(n);
     got_.resize(n);
     if (n != 0) softmax_internal::Softmax32fRef(src_.data(), outer_, count_, inner_, want_.data());
-    bound_.resize(n);
-    for (size_t j = 0; j < n; ++j) bound_[j] = testing::SoftmaxBound(count_, want_[j]);
+    bound_ = softmax_check::Bounds(want_, count_);
     return absl::OkStatus();
   }
 
@@ -65,19 +65,14 @@ class SoftmaxDriver : public OpDriver {
     Run(kernel);
     CheckResult r;
     if (bf16_) {
-      for (size_t j = 0; j < got16_.size(); ++j) got_[j] = Bf16ToFp32(got16_[j]);
-      r.max_error = testing::MaxAbsError(got_, want_);
-      for (size_t j = 0; j < got16_.size(); ++j) {
-        if (!testing::WithinOneBf16Ulp(got16_[j], want_[j])) {
-          r.ok = false;
-          r.detail = "element " + std::to_string(j) + ": got " + std::to_string(got_[j]) +
-                     ", want " + std::to_string(want_[j]) + " (more than one BF16 ULP)";
-          break;
-        }
+      r.bound_fraction = testing::Bf16UlpFraction(got16_, want_);
+      if (auto m = testing::CompareWithinOneBf16Ulp(got16_, want_)) {
+        r.ok = false;
+        r.detail = m->ToString();
       }
       return r;
     }
-    r.max_error = testing::MaxAbsError(got_, want_);
+    r.bound_fraction = testing::BoundFraction(got_, want_, bound_);
     if (auto m = testing::CompareWithin(got_, want_, bound_)) {
       r.ok = false;
       r.detail = m->ToString();

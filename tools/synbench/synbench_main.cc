@@ -66,8 +66,8 @@ double TimeKernel(OpDriver& driver, const std::string& kernel, double min_time) 
 
 int Run(const Options& opt) {
   std::printf("synbench: cpu features: %s\n", CpuFeaturesString().c_str());
-  std::printf("%-12s %-40s %-11s %-5s %-10s %12s %9s %9s %8s\n", "op", "problem", "kernel",
-              "check", "max_err", "time_us", "GB/s", "GFLOP/s", "vs_ref");
+  std::printf("%-12s %-40s %-11s %-5s %-10s %12s %9s %9s %8s\n", "op", "problem", "kernel", "check",
+              "err/bound", "time_us", "GB/s", "GFLOP/s", "vs_ref");
   int passed = 0, failed = 0;
   for (const std::string& text : opt.problems) {
     auto problem = Problem::Parse(text);
@@ -110,7 +110,7 @@ int Run(const Options& opt) {
       if (opt.check) {
         const CheckResult r = driver->Check(k.name);
         check = r.ok ? "ok" : "FAIL";
-        std::snprintf(err, sizeof(err), "%.3g", r.max_error);
+        std::snprintf(err, sizeof(err), "%.3g", r.bound_fraction);
         if (r.ok) {
           ++passed;
         } else {

@@ -56,7 +56,7 @@ class UnaryDriver : public OpDriver {
   CheckResult Check(const std::string& kernel) override {
     Run(kernel);
     CheckResult r;
-    r.max_error = testing::MaxAbsError(got_, ref_);
+    r.bound_fraction = unary_internal::SpecFraction(op_, src_, got_, ref_);
     if (auto m = unary_internal::CheckUnary(op_, src_, got_, ref_)) {
       r.ok = false;
       r.detail = m->ToString();
