@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "bf16/bf16.h"
+#include "bf16/bf16_hwy-inl.h"
 #include "bf16/bf16_kernels.h"
 #include "hwy/highway.h"
 
@@ -19,18 +20,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Converts one full vector at src[i] (SPEC.md §2 rounding, on the bits).
 template <class DF>
 HWY_INLINE void ConvertVector(DF df, const float* HWY_RESTRICT src, uint16_t* HWY_RESTRICT dst) {
-  const hn::RebindToUnsigned<DF> du;
-  const hn::RebindToSigned<DF> di;
-  const hn::Rebind<uint16_t, DF> d16;
-  const auto v = hn::LoadU(df, src);
-  const auto u = hn::BitCast(du, v);
-  const auto hi = hn::ShiftRight<16>(u);
-  const auto lsb = hn::And(hi, hn::Set(du, 1u));
-  const auto rounded = hn::ShiftRight<16>(hn::Add(hn::Add(u, hn::Set(du, 0x7FFFu)), lsb));
-  const auto quiet_nan = hn::Or(hi, hn::Set(du, 0x40u));
-  const auto r = hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), quiet_nan, rounded);
-  // Every lane is < 2^16, so the saturating demotion is exact.
-  hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, r)), d16, dst);
+  StoreBf16(df, hn::LoadU(df, src), dst);
 }
 
 void Fp32ToBf16Hwy(const float* src, size_t size, uint16_t* dst) {
@@ -48,10 +38,8 @@ void Fp32ToBf16Hwy(const float* src, size_t size, uint16_t* dst) {
 
 template <class DU>
 HWY_INLINE void WidenVector(DU du, const uint16_t* HWY_RESTRICT src, float* HWY_RESTRICT dst) {
-  const hn::Rebind<uint16_t, DU> d16;
   const hn::RebindToFloat<DU> df;
-  const auto wide = hn::PromoteTo(du, hn::LoadU(d16, src));
-  hn::StoreU(hn::BitCast(df, hn::ShiftLeft<16>(wide)), df, dst);
+  hn::StoreU(LoadBf16(df, src), df, dst);
 }
 
 void Bf16ToFp32Hwy(const uint16_t* src, size_t size, float* dst) {

@@ -4,6 +4,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must follow foreach_target.h.
 #include "bf16/bf16.h"
+#include "bf16/bf16_hwy-inl.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "ops/channel_sum/channel_sum_kernels.h"
@@ -13,14 +14,6 @@ namespace synops {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET != HWY_SCALAR
-
-// Widens lanes of BF16 at p to FP32 (channel order kept).
-template <class DF>
-HWY_INLINE hn::Vec<DF> Widen(DF df, const uint16_t* HWY_RESTRICT p) {
-  const hn::RebindToUnsigned<DF> du;
-  const hn::Rebind<uint16_t, DF> d16;
-  return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, p))));
-}
 
 // Sum of one contiguous BF16 row. Widening with ZipLower/ZipUpper (BF16 bits
 // into the upper half of a zeroed 32-bit lane) changes the lane order, which
@@ -57,12 +50,12 @@ HWY_INLINE float SumRow(const uint16_t* HWY_RESTRICT src, size_t n) {
   const size_t lanes8 = hn::Lanes(d8);
   if (i + lanes8 <= n) {
     auto acc = hn::Zero(d8);
-    for (; i + lanes8 <= n; i += lanes8) acc = hn::Add(acc, Widen(d8, src + i));
+    for (; i + lanes8 <= n; i += lanes8) acc = hn::Add(acc, LoadBf16(d8, src + i));
     s += hn::GetLane(hn::SumOfLanes(d8, acc));
   }
   const hn::CappedTag<float, 4> d4;
   if (i + 4 <= n) {
-    s += hn::GetLane(hn::SumOfLanes(d4, Widen(d4, src + i)));
+    s += hn::GetLane(hn::SumOfLanes(d4, LoadBf16(d4, src + i)));
     i += 4;
   }
   for (; i < n; ++i) s += Bf16ToFp32(src[i]);
@@ -84,10 +77,10 @@ HWY_INLINE void AccumulateRows(const uint16_t* HWY_RESTRICT src, size_t channels
     if (kRows > 1) hwy::Prefetch(src + 9 * channels + c);
     if (kRows > 2) hwy::Prefetch(src + 10 * channels + c);
     if (kRows > 3) hwy::Prefetch(src + 11 * channels + c);
-    auto rows = Widen(df, src + c);
-    if (kRows > 1) rows = hn::Add(rows, Widen(df, src + channels + c));
-    if (kRows > 2) rows = hn::Add(rows, Widen(df, src + 2 * channels + c));
-    if (kRows > 3) rows = hn::Add(rows, Widen(df, src + 3 * channels + c));
+    auto rows = LoadBf16(df, src + c);
+    if (kRows > 1) rows = hn::Add(rows, LoadBf16(df, src + channels + c));
+    if (kRows > 2) rows = hn::Add(rows, LoadBf16(df, src + 2 * channels + c));
+    if (kRows > 3) rows = hn::Add(rows, LoadBf16(df, src + 3 * channels + c));
     hn::StoreU(hn::Add(hn::LoadU(df, sum + c), rows), df, sum + c);
   }
   for (; c < channels; ++c) {
@@ -110,8 +103,8 @@ HWY_INLINE void SumFewChannelsNhwc(const uint16_t* HWY_RESTRICT src, size_t chan
   auto acc0 = hn::Zero(df), acc1 = hn::Zero(df);
   size_t i = 0;
   for (; i + m + lanes <= total; i += 2 * m) {
-    acc0 = hn::Add(acc0, hn::IfThenElseZero(mask, Widen(df, src + i)));
-    acc1 = hn::Add(acc1, hn::IfThenElseZero(mask, Widen(df, src + i + m)));
+    acc0 = hn::Add(acc0, hn::IfThenElseZero(mask, LoadBf16(df, src + i)));
+    acc1 = hn::Add(acc1, hn::IfThenElseZero(mask, LoadBf16(df, src + i + m)));
   }
   HWY_ALIGN float lane_sums[hn::MaxLanes(df)];
   hn::Store(hn::Add(acc0, acc1), df, lane_sums);

@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "bf16/bf16.h"
+#include "bf16/bf16_hwy-inl.h"
 #include "core/ieee.h"
 #include "core/streaming.h"
 #include "hwy/cache_control.h"
@@ -37,27 +38,10 @@ using VF = hn::Vec<DF>;
 
 // ---- FP32 / BF16 element access ----
 HWY_INLINE VF LoadT(DF d, const float* HWY_RESTRICT p) { return hn::LoadU(d, p); }
-HWY_INLINE VF LoadT(DF d, const uint16_t* HWY_RESTRICT p) {
-  const hn::RebindToUnsigned<DF> du;
-  const hn::Rebind<uint16_t, DF> d16;
-  return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, p))));
-}
+HWY_INLINE VF LoadT(DF d, const uint16_t* HWY_RESTRICT p) { return LoadBf16(d, p); }
 HWY_INLINE void StoreT(DF d, VF v, float* HWY_RESTRICT p) { hn::StoreU(v, d, p); }
 // Fp32ToBf16 (SPEC.md §2: ties to even, quiet NaN) on a vector.
-HWY_INLINE void StoreT(DF d, VF v, uint16_t* HWY_RESTRICT p) {
-  const hn::RebindToSigned<DF> di;
-  const hn::Rebind<uint16_t, DF> d16;
-  const auto u = hn::BitCast(di, v);
-  const auto hi16 = hn::And(hn::ShiftRight<16>(u), hn::Set(di, 0xFFFF));
-  const auto odd = hn::And(hi16, hn::Set(di, 1));
-  // (u + 0x7FFF + odd) >> 16 on 32 bits, as an unsigned shift.
-  const hn::RebindToUnsigned<DF> du;
-  const auto sum = hn::BitCast(du, hn::Add(u, hn::Add(hn::Set(di, 0x7FFF), odd)));
-  auto r = hn::BitCast(di, hn::ShiftRight<16>(sum));
-  const auto nan = hn::Or(hi16, hn::Set(di, 0x0040));
-  r = hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(v)), nan, r);
-  hn::StoreU(hn::DemoteTo(d16, r), d16, p);
-}
+HWY_INLINE void StoreT(DF d, VF v, uint16_t* HWY_RESTRICT p) { StoreBf16(d, v, p); }
 // Two vectors to 2N consecutive elements. BF16 on AVX-512: the rounding
 // leaves each result in the upper half of its 32-bit lane, and one
 // two-source word permute packs both vectors (instead of a shift and a
@@ -71,19 +55,10 @@ HWY_INLINE void StoreT2(DF d, VF v0, VF v1, float* HWY_RESTRICT p) {
 alignas(64) constexpr uint16_t kUpperHalves[32] = {
     1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
     33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63};
-// Fp32ToBf16 in the upper 16 bits: u + 0x7FFF + odd; NaN: u | 0x00400000
-// ((u >> 16) | 0x0040 once shifted).
-HWY_INLINE __m512i RoundToUpperBf16(__m512 v) {
-  const __m512i u = _mm512_castps_si512(v);
-  const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  const __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7FFF)));
-  const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-  return _mm512_mask_or_epi32(r, nan, u, _mm512_set1_epi32(0x00400000));
-}
-HWY_INLINE void StoreT2(DF /*d*/, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {
+HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {
   const __m512i idx = _mm512_load_si512(kUpperHalves);
-  _mm512_storeu_si512(p, _mm512_permutex2var_epi16(RoundToUpperBf16(v0.raw), idx,
-                                                    RoundToUpperBf16(v1.raw)));
+  _mm512_storeu_si512(
+      p, _mm512_permutex2var_epi16(RoundBf16Upper(d, v0).raw, idx, RoundBf16Upper(d, v1).raw));
 }
 #else
 HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {

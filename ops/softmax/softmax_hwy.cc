@@ -20,6 +20,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "bf16/bf16_hwy-inl.h"
 #include "core/hwy_math-inl.h"
 #include "hwy/aligned_allocator.h"
 #include "hwy/cache_control.h"
@@ -108,16 +109,8 @@ struct F32 {
 // the results are probabilities, never NaN for specified inputs).
 struct B16 {
   using T = uint16_t;
-  static HWY_INLINE VF Widen(DF d, hn::Vec<D16> h) {
-    return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(DU(), h)));
-  }
-  static HWY_INLINE hn::Vec<D16> Round(DF d, VF v) {
-    const DU du;
-    const auto u = hn::BitCast(du, v);
-    const auto bias = hn::Add(hn::Set(du, 0x7FFFu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)));
-    const auto h = hn::ShiftRight<16>(hn::Add(u, bias));
-    return hn::DemoteTo(D16(), hn::BitCast(DI(), h));
-  }
+  static HWY_INLINE VF Widen(DF d, hn::Vec<D16> h) { return WidenBf16(d, h); }
+  static HWY_INLINE hn::Vec<D16> Round(DF d, VF v) { return DemoteBf16</*kNan=*/false>(d, v); }
   static HWY_INLINE VF Load(DF d, const uint16_t* HWY_RESTRICT p) {
     return Widen(d, hn::LoadU(D16(), p));
   }
@@ -154,11 +147,8 @@ struct B16 {
   // Rounds both (Fp32ToBf16 without the NaN case) into the halves they came from.
   static HWY_INLINE void StorePair(DF d, VF even, VF odd, uint16_t* HWY_RESTRICT p) {
     const DU du;
-    const auto one = hn::Set(du, 1u), half = hn::Set(du, 0x7FFFu);
-    const auto ue = hn::BitCast(du, even), uo = hn::BitCast(du, odd);
-    const auto re = hn::ShiftRight<16>(
-        hn::Add(ue, hn::Add(half, hn::And(hn::ShiftRight<16>(ue), one))));
-    const auto ro = hn::Add(uo, hn::Add(half, hn::And(hn::ShiftRight<16>(uo), one)));
+    const auto re = RoundBf16</*kNan=*/false>(d, even);
+    const auto ro = RoundBf16Upper</*kNan=*/false>(d, odd);
     hn::StoreU(hn::BitCast(D16x2(), hn::OrAnd(re, ro, hn::Set(du, 0xFFFF0000u))), D16x2(), p);
   }
   static constexpr uint16_t kOne = 0x3F80;
