@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <vector>
@@ -6,6 +7,7 @@
 #include "core/cpu.h"
 #include "core/dispatch.h"
 #include "core/status.h"
+#include "core/streaming.h"
 #include "gtest/gtest.h"
 
 namespace synops {
@@ -78,6 +80,43 @@ int RefFn() { return 0; }
 int Sse41Fn() { return 1; }
 int Avx512Fn() { return 3; }
 int NeonFn() { return 10; }
+
+TEST(Cpu, CacheSizesAreDetected) {
+  const CacheSizes c = GetCacheSizes();
+  EXPECT_GE(c.l1d, size_t{8} << 10);
+  EXPECT_LE(c.l1d, size_t{4} << 20);
+  EXPECT_GE(c.l2, c.l1d);
+  if (c.l3 != 0) EXPECT_GE(c.l3, c.l2);
+#if defined(__x86_64__) && defined(__linux__)
+  // CPUID and the kernel's view agree where sysfs has one.
+  std::FILE* f = std::fopen("/sys/devices/system/cpu/cpu0/cache/index2/size", "r");
+  if (f == nullptr) GTEST_SKIP() << "no sysfs cache information to compare with";
+  char buf[32] = {};
+  const bool read = std::fgets(buf, sizeof(buf), f) != nullptr;
+  std::fclose(f);
+  ASSERT_TRUE(read);
+  char* end = nullptr;
+  size_t kib = std::strtoul(buf, &end, 10);
+  if (*end == 'M') kib <<= 10;
+  EXPECT_EQ(c.l2, kib << 10) << "sysfs index2: " << buf;
+#endif
+}
+
+// The thresholds follow the caches: a core with 1 MiB of L2 and one with
+// 2 MiB each get their own choice.
+TEST(Cpu, StreamingThresholdsFollowTheCaches) {
+  const CacheSizes zen5 = {size_t{48} << 10, size_t{1} << 20, size_t{32} << 20};
+  const CacheSizes spr = {size_t{48} << 10, size_t{2} << 20, size_t{105} << 20};
+  SetCacheSizesForTesting(&zen5);
+  EXPECT_EQ(GetCacheSizes().l2, size_t{1} << 20);
+  EXPECT_EQ(RereadStreamingMinBytes(), size_t{512} << 10);
+  EXPECT_EQ(StreamingStoreMinBytes(), size_t{8} << 20);
+  SetCacheSizesForTesting(&spr);
+  EXPECT_EQ(RereadStreamingMinBytes(), size_t{1} << 20);
+  EXPECT_EQ(StreamingStoreMinBytes(), size_t{16} << 20);
+  SetCacheSizesForTesting(nullptr);
+  EXPECT_EQ(StreamingStoreMinBytes(), 8 * GetCacheSizes().l2);
+}
 
 TEST(Dispatch, TableSortsBestFirstAndHonoursCap) {
   const KernelTable<Fn> table({{"ref", Isa::kRef, RefFn},

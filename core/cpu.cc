@@ -1,5 +1,7 @@
 #include "core/cpu.h"
 
+#include <atomic>
+#include <cstdio>
 #include <string>
 
 #if defined(__x86_64__)
@@ -97,7 +99,108 @@ CpuFeatures Detect() { return CpuFeatures(); }
 
 #endif
 
+#if defined(__x86_64__)
+
+// CPUID's deterministic cache parameters (leaf 4 on Intel, 0x8000001D on
+// AMD and Hygon: the same layout), subleaf by subleaf until type 0.
+CacheSizes DetectCaches() {
+  CacheSizes c;
+  const Regs vendor = Cpuid(0, 0);
+  // "AuthenticAMD" / "HygonGenuine": ebx "Auth" / "Hygo".
+  const bool amd = vendor.ebx == 0x68747541u || vendor.ebx == 0x6F677948u;
+  unsigned leaf = 4;
+  if (amd) {
+    if (Cpuid(0x80000000u, 0).eax < 0x8000001Du) return c;
+    leaf = 0x8000001Du;
+  } else if (vendor.eax < 4) {
+    return c;
+  }
+  for (unsigned sub = 0; sub < 16; ++sub) {
+    const Regs r = Cpuid(leaf, sub);
+    const unsigned type = r.eax & 31;  // 1 data, 2 instruction, 3 unified
+    if (type == 0) break;
+    if (type == 2) continue;
+    const unsigned level = (r.eax >> 5) & 7;
+    const size_t ways = ((r.ebx >> 22) & 0x3FF) + 1;
+    const size_t partitions = ((r.ebx >> 12) & 0x3FF) + 1;
+    const size_t line = (r.ebx & 0xFFF) + 1;
+    const size_t sets = static_cast<size_t>(r.ecx) + 1;
+    const size_t bytes = ways * partitions * line * sets;
+    if (level == 1) c.l1d = bytes;
+    if (level == 2) c.l2 = bytes;
+    if (level == 3) c.l3 = bytes;
+  }
+  return c;
+}
+
+#else
+
+// sysfs: index<i>/{level,type,size} with sizes such as "1024K".
+CacheSizes DetectCaches() {
+  CacheSizes c;
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    auto read = [&](const char* name) -> std::string {
+      std::FILE* f = std::fopen((dir + name).c_str(), "r");
+      if (f == nullptr) return "";
+      char buf[64] = {};
+      const bool ok = std::fgets(buf, sizeof(buf), f) != nullptr;
+      std::fclose(f);
+      return ok ? std::string(buf) : "";
+    };
+    const std::string level = read("level"), type = read("type"), size = read("size");
+    if (level.empty()) break;
+    if (type.rfind("Instruction", 0) == 0 || size.empty()) continue;
+    size_t bytes = 0, k = 0;
+    while (k < size.size() && size[k] >= '0' && size[k] <= '9')
+      bytes = bytes * 10 + (size[k++] - '0');
+    if (k < size.size() && size[k] == 'K') bytes <<= 10;
+    if (k < size.size() && size[k] == 'M') bytes <<= 20;
+    if (level[0] == '1') c.l1d = bytes;
+    if (level[0] == '2') c.l2 = bytes;
+    if (level[0] == '3') c.l3 = bytes;
+  }
+  return c;
+}
+
+#endif
+
+const CacheSizes& DetectedCaches() {
+  static const CacheSizes sizes = [] {
+    CacheSizes c = DetectCaches();
+    if (c.l1d == 0) c.l1d = kDefaultCacheSizes.l1d;
+    if (c.l2 == 0) c.l2 = kDefaultCacheSizes.l2;
+    return c;  // l3 stays 0 if there is none
+  }();
+  return sizes;
+}
+
+std::atomic<const CacheSizes*> g_cache_override{nullptr};
+
 }  // namespace
+
+CacheSizes GetCacheSizes() {
+  const CacheSizes* o = g_cache_override.load(std::memory_order_acquire);
+  return o != nullptr ? *o : DetectedCaches();
+}
+
+void SetCacheSizesForTesting(const CacheSizes* sizes) {
+  static CacheSizes storage[2];  // alternate, so a reader never sees a torn update
+  static int next = 0;
+  if (sizes == nullptr) {
+    g_cache_override.store(nullptr, std::memory_order_release);
+    return;
+  }
+  storage[next] = *sizes;
+  g_cache_override.store(&storage[next], std::memory_order_release);
+  next ^= 1;
+}
+
+std::string CacheSizesString() {
+  const CacheSizes c = GetCacheSizes();
+  return "l1d " + std::to_string(c.l1d >> 10) + " KiB, l2 " + std::to_string(c.l2 >> 10) +
+         " KiB, l3 " + std::to_string(c.l3 >> 10) + " KiB";
+}
 
 const CpuFeatures& GetCpuFeatures() {
   static const CpuFeatures features = Detect();

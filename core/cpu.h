@@ -2,6 +2,7 @@
 #ifndef SYNOPS_CORE_CPU_H_
 #define SYNOPS_CORE_CPU_H_
 
+#include <cstddef>
 #include <string>
 
 namespace synops {
@@ -30,6 +31,26 @@ const CpuFeatures& GetCpuFeatures();
 
 // One line naming the detected features, for logs and synbench.
 std::string CpuFeaturesString();
+
+// Data cache sizes in bytes, of the core running (L3: the whole cache that
+// core shares). Size thresholds (streaming stores, two-pass choices) derive
+// from these, never from constants tuned on one CPU (core/streaming.h).
+struct CacheSizes {
+  size_t l1d = 0;
+  size_t l2 = 0;
+  size_t l3 = 0;  // 0: none
+};
+
+// Detected once: CPUID leaf 4 (Intel) or 0x8000001D (AMD) on x86, sysfs
+// (/sys/devices/system/cpu/cpu0/cache) elsewhere; a level not found takes
+// kDefaultCacheSizes' value. Or the sizes set by SetCacheSizesForTesting.
+CacheSizes GetCacheSizes();
+inline constexpr CacheSizes kDefaultCacheSizes = {size_t{32} << 10, size_t{1} << 20,
+                                                  size_t{8} << 20};
+// Tests: makes GetCacheSizes return `sizes` (nullptr: the detected sizes again).
+void SetCacheSizesForTesting(const CacheSizes* sizes);
+// The same as "l1d 32 KiB, l2 1024 KiB, l3 32768 KiB", for logs and synbench.
+std::string CacheSizesString();
 
 }  // namespace synops
 

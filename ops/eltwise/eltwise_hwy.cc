@@ -201,7 +201,7 @@ void EltwiseOf(const float* const* src, const float* weight, size_t count, size_
                           ? 0
                           : std::min(size, ((64 - addr % 64) % 64) / sizeof(float));
   Range<kOp, false>(src, weight, count, dst, 0, head);
-  if (size * sizeof(float) < kStreamingStoreMinBytes || addr % sizeof(float) != 0) {
+  if (size * sizeof(float) < StreamingStoreMinBytes() || addr % sizeof(float) != 0) {
     Range<kOp, false>(src, weight, count, dst, head, size);
     return;
   }

@@ -152,7 +152,7 @@ TEST_P(EltwiseKernel, InPlace) {
 // to a cache line (the head is written with ordinary stores).
 TEST_P(EltwiseKernel, LargeUnalignedOutput) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(EltwiseKernels(), GetParam());
-  const size_t size = kStreamingStoreMinBytes / sizeof(float) + 37;
+  const size_t size = StreamingStoreMinBytes() / sizeof(float) + 37;
   for (size_t count : {2, 5}) {
     const Inputs in(count, size, static_cast<uint32_t>(count));
     for (EltwiseOp op : {EltwiseOp::kSum, EltwiseOp::kMax}) {

@@ -354,7 +354,7 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
   // NCHW reads src again (from L2) after the sums: FP32 outputs are
   // streamed past it (core/streaming.h). BF16 keeps its paired stores.
   const bool stream = sizeof(T) == 4 && format == TensorFormat::kNchw && src != dst &&
-                      item * sizeof(T) >= kRereadStreamingMinBytes;
+                      item * sizeof(T) >= RereadStreamingMinBytes();
   for (size_t b = 0; b < batch; ++b) {
     const T* x = src + b * item;
     T* y = dst + b * item;
@@ -433,7 +433,7 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
   const DF d;
   const size_t N = hn::Lanes(d);
   const size_t item = channels * spatial;
-  const bool stream = src != dst && item * sizeof(float) >= kRereadStreamingMinBytes;
+  const bool stream = src != dst && item * sizeof(float) >= RereadStreamingMinBytes();
   for (size_t b = 0; b < batch; ++b) {
     const float* x = src + b * item;
     float* y = dst + b * item;
@@ -620,7 +620,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
   // The output pass reads src a second time: stores that allocate dst in
   // cache would evict the part of src the norms pass left there
   // (core/streaming.h).
-  const bool stream = src != dst && item * sizeof(float) >= kRereadStreamingMinBytes;
+  const bool stream = src != dst && item * sizeof(float) >= RereadStreamingMinBytes();
   for (size_t b = 0; b < batch; ++b) {
     const float* x = src + b * item;
     float* y = dst + b * item;

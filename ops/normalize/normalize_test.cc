@@ -222,11 +222,11 @@ TEST_P(NormalizeVariant, LargeShapes) {
   }
 }
 
-// Items of at least kRereadStreamingMinBytes (core/streaming.h), where
+// Items of at least RereadStreamingMinBytes() (core/streaming.h), where
 // outputs may be streamed: odd row lengths (a head before the first aligned
 // vector, a tail), misaligned dst, batch 2, and in place (never streamed).
 TEST_P(NormalizeVariant, StreamedSizes) {
-  static_assert(kRereadStreamingMinBytes / sizeof(float) < 67 * 4001, "grow the shapes");
+  ASSERT_LT(RereadStreamingMinBytes() / sizeof(float), 67u * 4001u) << "grow the shapes";
   for (const std::string& name : Supported()) {
     for (TensorFormat f : kFormats) {
       for (const auto& sh : std::vector<std::array<size_t, 3>>{{2, 67, 4001}, {1, 4001, 67}}) {

@@ -239,7 +239,7 @@ void Nhwc(const float* src0, const float* src1, size_t channels0, size_t channel
 void ShuffleHwy(const float* src0, const float* src1, size_t channels0, size_t channels1,
                 size_t spatial, float* dst0, float* dst1, TensorFormat format, int type) {
   const size_t out_bytes = (channels0 + channels1) * spatial * sizeof(float);
-  const bool large = out_bytes >= kStreamingStoreMinBytes;
+  const bool large = out_bytes >= StreamingStoreMinBytes();
   const bool aligned =
       reinterpret_cast<uintptr_t>(dst0) % 64 == 0 && reinterpret_cast<uintptr_t>(dst1) % 64 == 0;
   if (format == TensorFormat::kNchw) {

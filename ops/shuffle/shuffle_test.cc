@@ -116,7 +116,7 @@ TEST_P(ShuffleKernel, PlanesAndAlignments) {
 // misaligned outputs, channel halves that are and are not multiples of 16.
 TEST_P(ShuffleKernel, LargeOutputs) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ShuffleKernels(), GetParam());
-  const size_t bytes = kStreamingStoreMinBytes;
+  const size_t bytes = StreamingStoreMinBytes();
   const size_t shapes[][2] = {{64, 64}, {32, 96}, {36, 28}};
   for (TensorFormat f : kFormats) {
     for (int type : {0, 1}) {

@@ -366,7 +366,7 @@ void TiledScale2D32fHwy(const float* src, size_t channels, size_t height, size_t
   // Streaming only where every row is whole cache lines starting on a line
   // (so every vector store is aligned and there are no tails).
   const bool stream =
-      channels * height * width * sizeof(float) >= kStreamingStoreMinBytes &&
+      channels * height * width * sizeof(float) >= StreamingStoreMinBytes() &&
       reinterpret_cast<uintptr_t>(dst) % 64 == 0 && row % 16 == 0 &&
       (format == TensorFormat::kNchw ? width >= hn::Lanes(D())
                                      : channels % hn::Lanes(D()) == 0 || channels < hn::Lanes(D()));

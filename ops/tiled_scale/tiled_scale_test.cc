@@ -142,7 +142,7 @@ TEST_P(TiledScaleKernel, InPlace) {
 // and the same shapes with a misaligned dst (ordinary stores).
 TEST_P(TiledScaleKernel, LargeTensors) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(TiledScale2D32fKernels(), GetParam());
-  const size_t elems = kStreamingStoreMinBytes / sizeof(float);
+  const size_t elems = StreamingStoreMinBytes() / sizeof(float);
   const size_t shapes[][3] = {{elems / (64 * 64), 64, 64}, {32, elems / (32 * 32), 32},
                               {48, elems / (48 * 16) + 1, 16}};
   for (TensorFormat f : kFormats) {

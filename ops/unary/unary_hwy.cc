@@ -51,7 +51,7 @@ HWY_INLINE void Quad(const Op& op, VF& a, VF& b, VF& c, VF& e) {
   a = op(d, a), b = op(d, b), c = op(d, c), e = op(d, e);
 }
 
-// Arrays of at least kStreamingStoreMinBytes (core/streaming.h), not in
+// Arrays of at least StreamingStoreMinBytes() (core/streaming.h), not in
 // place, are written with non-temporal stores, and their input prefetched
 // this far ahead.
 constexpr size_t kPrefetchBytes = 4096;
@@ -71,7 +71,7 @@ HWY_INLINE void Map(const float* src, size_t n, float* dst, Op op) {
     _mm512_mask_storeu_ps(dst, m, op(d, VF{_mm512_maskz_loadu_ps(m, src)}).raw);
     i = head;
   }
-  if (n * sizeof(float) >= kStreamingStoreMinBytes && src != dst) {
+  if (n * sizeof(float) >= StreamingStoreMinBytes() && src != dst) {
     for (; i + 64 <= n; i += 64) {
       // Prefetch well ahead: the compute-heavy ops otherwise keep too few
       // misses in flight to saturate memory.

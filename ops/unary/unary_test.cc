@@ -113,7 +113,7 @@ TEST_P(UnaryKernel, AllOpsAllTails) {
 // and prefetches), with a misaligned dst, against the reference; in place too.
 TEST_P(UnaryKernel, StreamingSizes) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(UnaryOperation32fKernels(), GetParam());
-  const size_t n = kStreamingStoreMinBytes / sizeof(float) + 77;
+  const size_t n = StreamingStoreMinBytes() / sizeof(float) + 77;
   const std::vector<float> src = MixedInputs(n, 11);
   std::vector<float> ref(n), got(n + 1);
   for (UnaryOp op : {UnaryOp::kAbs, UnaryOp::kRcp, UnaryOp::kSqrt, UnaryOp::kExp, UnaryOp::kSin}) {

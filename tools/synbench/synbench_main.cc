@@ -65,7 +65,8 @@ double TimeKernel(OpDriver& driver, const std::string& kernel, double min_time) 
 }
 
 int Run(const Options& opt) {
-  std::printf("synbench: cpu features: %s\n", CpuFeaturesString().c_str());
+  std::printf("synbench: cpu features: %s; caches: %s\n", CpuFeaturesString().c_str(),
+              CacheSizesString().c_str());
   std::printf("%-12s %-40s %-11s %-5s %-10s %12s %9s %9s %8s\n", "op", "problem", "kernel", "check",
               "err/bound", "time_us", "GB/s", "GFLOP/s", "vs_ref");
   int passed = 0, failed = 0;
