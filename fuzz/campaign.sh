@@ -229,13 +229,14 @@ run_one() {
   fi
   local seeds_added=-
   if ((update_seeds)) && [[ "$status" != ERROR* ]]; then
-    local seeds="$ws/fuzz/corpus/$name" before after
+    local seeds="$ws/fuzz/corpus/$name"
     mkdir -p "$seeds"
-    before=$(find "$seeds" -type f | wc -l)
     if (cd "$run" && flock "$seeds" "$bin" -merge=1 "${flags[@]}" "$seeds" "$state/corpus") \
       >>"$log" 2>&1; then
-      after=$(find "$seeds" -type f | wc -l)
-      seeds_added=$((after - before))
+      # What this merge added, from libFuzzer's own count (a file count taken
+      # outside the lock would include another campaign's merge).
+      seeds_added=$(sed -n 's/^MERGE-OUTER: \([0-9]*\) new files.*/\1/p' "$log" | tail -n 1)
+      seeds_added=${seeds_added:-0}
     else
       seeds_added=failed
       echo "campaign: $name: merge into $seeds failed (see $log)" >&2
