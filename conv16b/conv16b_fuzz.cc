@@ -98,9 +98,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!got.ok()) fuzz::Fail(problem, name, std::string(got.status().message()));
     if (auto m = conv16b_check::CompareToOracle(*got, oracle)) fuzz::Fail(problem, name, m->ToString());
   };
+  std::vector<std::string> checked;
   for (const auto& spec : conv16b_internal::Algorithms()) {
-    if (CpuSupports(spec.isa) && spec.supports(*geometry)) check(spec.name);
+    if (CpuSupports(spec.isa) && spec.supports(*geometry)) {
+      check(spec.name);
+      checked.push_back(spec.name);
+    }
   }
-  check("");  // Convolution16b::Create's choice
+  // Convolution16b::Create's choice: one of the algorithms just checked (its
+  // forward pass would repeat one of them).
+  auto conv = Convolution16b::Create(pr.batch, p);
+  if (!conv.ok()) fuzz::Fail(problem, "create", std::string(conv.status().message()));
+  const std::string& info = (*conv)->Info();
+  bool known = false;
+  for (const std::string& name : checked) known = known || info.rfind(name + " ", 0) == 0;
+  if (!known) fuzz::Fail(problem, "create", "chose an algorithm not checked: " + info);
   return 0;
 }
