@@ -23,6 +23,18 @@ void RegisterCopyBaseline(const std::string& label, size_t bytes) {
   });
 }
 
+void RegisterMemsetBaseline(const std::string& label, size_t bytes) {
+  benchmark::RegisterBenchmark(("BM_Memset/" + label).c_str(), [bytes](benchmark::State& state) {
+    AlignedFloats dst((bytes + 3) / 4);
+    for (auto _ : state) {
+      std::memset(dst.data(), 0, bytes);
+      benchmark::DoNotOptimize(dst.data());
+      benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  });
+}
+
 AlignedFloats::AlignedFloats(size_t n)
     : n_(n),
       data_(static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64 + 64))) {

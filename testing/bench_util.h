@@ -18,6 +18,9 @@ namespace testing {
 // (2 * bytes), the same accounting op benchmarks use, so ratios read as
 // "% of copy bandwidth".
 void RegisterCopyBaseline(const std::string& label, size_t bytes);
+// Registers BM_Memset/<label>: memset of `bytes` bytes (64-byte aligned);
+// bytes processed = bytes written. The bound of ops that only write.
+void RegisterMemsetBaseline(const std::string& label, size_t bytes);
 
 // Sizes, in bytes per array, of the three standard working sets.
 inline constexpr size_t kL1Bytes = 16 << 10;

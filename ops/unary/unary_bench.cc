@@ -70,6 +70,7 @@ void RegisterAll() {
   if (std::getenv("SYNOPS_UNDER_QEMU") == nullptr) sizes.push_back({"DRAM", testing::kDramBytes});
   for (const Size& size : sizes) {
     testing::RegisterCopyBaseline(size.label, size.bytes);
+    testing::RegisterMemsetBaseline(size.label, size.bytes);
     const size_t n = size.bytes / sizeof(float);
     for (int i = 0; i < kNumUnaryOps; ++i) {
       const UnaryOp op = static_cast<UnaryOp>(i);
