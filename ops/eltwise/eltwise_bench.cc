@@ -1,5 +1,5 @@
-// Every eltwise kernel with L1-, L2- and DRAM-sized arrays (16 KiB, 64 KiB,
-// 64 MiB per input and for dst), next to BM_Copy of one such array.
+// Every eltwise kernel with L1-, L2-, L3- and DRAM-sized arrays (16 KiB,
+// 64 KiB, 16 MiB, 64 MiB per input and for dst), next to BM_Copy of one such array.
 //
 // Bytes processed = bytes read + bytes written = (count + 1) * size * 4; BM_Copy
 // counts its one array read plus its one array written the same way, so
@@ -25,6 +25,7 @@ struct Size {
 const Size kSizes[] = {
     {"L1_16KiB", testing::kL1Bytes},
     {"L2_64KiB", testing::kL2Bytes},
+    {"L3_16MiB", size_t{16} << 20},  // 4M floats: beyond L2, within a server's L3
     {"DRAM_64MiB", testing::kDramBytes},
 };
 
