@@ -362,7 +362,8 @@ void UnaryHwy(const float* src, size_t n, UnaryOp type, float* dst) {
     case UnaryOp::kZero:
       // +0.0f is all zero bits: memset, which reads nothing (Map would
       // prefetch src) and picks the CPU's best way to write memory.
-      std::memset(dst, 0, n * sizeof(float));
+      // (n == 0 may come with dst == nullptr, which memset does not accept.)
+      if (n != 0) std::memset(dst, 0, n * sizeof(float));
       return;
   }
 }
