@@ -91,45 +91,77 @@ double ActivateDouble(double v, Activation a, const float* p, size_t c) {
   return v;
 }
 
+// The taps k in [0, kernel) whose source coordinate o * stride + k * dilation
+// - pad lies in [0, src): a contiguous range, as the coordinate grows with k.
+static void ValidTaps(size_t o, size_t stride, size_t dilation, size_t pad, size_t kernel,
+                      size_t src, size_t* begin, size_t* end) {
+  const long base = static_cast<long>(o * stride) - static_cast<long>(pad);
+  size_t k = 0;
+  while (k < kernel && base + static_cast<long>(k * dilation) < 0) ++k;
+  *begin = k;
+  while (k < kernel && base + static_cast<long>(k * dilation) < static_cast<long>(src)) ++k;
+  *end = k;
+}
+
 Oracle ComputeOracle(const Problem& pr) {
   const ConvParams& p = pr.p;
   const size_t icg = p.srcC / p.group, ocg = p.dstC / p.group;
   const size_t k = p.kernelY * p.kernelX * icg;
   const bool nhwc = p.srcF == TensorFormat::kNhwc;
-  auto src = [&](size_t n, size_t c, size_t y, size_t x) -> double {
-    const size_t i = nhwc ? ((n * p.srcH + y) * p.srcW + x) * p.srcC + c
-                          : ((n * p.srcC + c) * p.srcH + y) * p.srcW + x;
-    if (p.srcT == DataType::k16b) return Bf16ToFp32(reinterpret_cast<const uint16_t*>(pr.src.data())[i]);
-    return Bf16ToFp32(Fp32ToBf16(reinterpret_cast<const float*>(pr.src.data())[i]));
-  };
-  auto weight = [&](size_t oc, size_t ic, size_t ky, size_t kx) -> double {
-    const size_t i = nhwc ? ((ky * p.kernelX + kx) * icg + ic) * p.dstC + oc
-                          : ((oc * icg + ic) * p.kernelY + ky) * p.kernelX + kx;
-    return Bf16ToFp32(Fp32ToBf16(pr.weight[i]));
-  };
+  // The BF16-rounded operands in double, once: the source as
+  // s[((n * srcC + c) * srcH + y) * srcW + x], the weights as
+  // w[((oc * icg + ic) * kernelY + ky) * kernelX + kx].
+  const size_t plane = p.srcH * p.srcW;
+  std::vector<double> s(pr.batch * p.srcC * plane);
+  for (size_t n = 0; n < pr.batch; ++n)
+    for (size_t c = 0; c < p.srcC; ++c)
+      for (size_t yx = 0; yx < plane; ++yx) {
+        const size_t i = nhwc ? (n * plane + yx) * p.srcC + c : (n * p.srcC + c) * plane + yx;
+        s[(n * p.srcC + c) * plane + yx] =
+            p.srcT == DataType::k16b
+                ? Bf16ToFp32(reinterpret_cast<const uint16_t*>(pr.src.data())[i])
+                : Bf16ToFp32(Fp32ToBf16(reinterpret_cast<const float*>(pr.src.data())[i]));
+      }
+  std::vector<double> w(p.dstC * k);
+  for (size_t oc = 0, o = 0; oc < p.dstC; ++oc)
+    for (size_t ic = 0; ic < icg; ++ic)
+      for (size_t ky = 0; ky < p.kernelY; ++ky)
+        for (size_t kx = 0; kx < p.kernelX; ++kx) {
+          const size_t i = nhwc ? ((ky * p.kernelX + kx) * icg + ic) * p.dstC + oc
+                                : ((oc * icg + ic) * p.kernelY + ky) * p.kernelX + kx;
+          w[o++] = Bf16ToFp32(Fp32ToBf16(pr.weight[i]));
+        }
   Oracle o;
   const size_t count = pr.batch * p.dstC * p.dstH * p.dstW;
   o.want.resize(count);
   o.bound.resize(count);
   const float* params = pr.params.data();
-  for (size_t n = 0; n < pr.batch; ++n)
-    for (size_t oc = 0; oc < p.dstC; ++oc)
-      for (size_t oy = 0; oy < p.dstH; ++oy)
-        for (size_t ox = 0; ox < p.dstW; ++ox) {
+  for (size_t oy = 0; oy < p.dstH; ++oy) {
+    size_t ky0, ky1;
+    ValidTaps(oy, p.strideY, p.dilationY, p.padY, p.kernelY, p.srcH, &ky0, &ky1);
+    for (size_t ox = 0; ox < p.dstW; ++ox) {
+      size_t kx0, kx1;
+      ValidTaps(ox, p.strideX, p.dilationX, p.padX, p.kernelX, p.srcW, &kx0, &kx1);
+      // The offset of tap (0, 0) in a source plane; it may lie in the padding
+      // (negative), but every valid tap's offset is inside the plane.
+      const long origin =
+          (static_cast<long>(oy * p.strideY) - static_cast<long>(p.padY)) * static_cast<long>(p.srcW) +
+          static_cast<long>(ox * p.strideX) - static_cast<long>(p.padX);
+      for (size_t n = 0; n < pr.batch; ++n)
+        for (size_t oc = 0; oc < p.dstC; ++oc) {
           const size_t g = oc / ocg;
           double sum = 0, sum_abs = 0;
-          for (size_t ic = 0; ic < icg; ++ic)
-            for (size_t ky = 0; ky < p.kernelY; ++ky) {
-              const long iy = static_cast<long>(oy * p.strideY + ky * p.dilationY) - static_cast<long>(p.padY);
-              if (iy < 0 || iy >= static_cast<long>(p.srcH)) continue;
-              for (size_t kx = 0; kx < p.kernelX; ++kx) {
-                const long ix = static_cast<long>(ox * p.strideX + kx * p.dilationX) - static_cast<long>(p.padX);
-                if (ix < 0 || ix >= static_cast<long>(p.srcW)) continue;
-                const double t = src(n, g * icg + ic, iy, ix) * weight(oc, ic, ky, kx);
+          for (size_t ic = 0; ic < icg; ++ic) {
+            const long si = static_cast<long>((n * p.srcC + g * icg + ic) * plane) + origin;
+            const double* wi = w.data() + (oc * icg + ic) * p.kernelY * p.kernelX;
+            for (size_t ky = ky0; ky < ky1; ++ky)
+              for (size_t kx = kx0; kx < kx1; ++kx) {
+                const double t = s[si + static_cast<long>(ky * p.dilationY * p.srcW + kx * p.dilationX)] *
+                                 wi[ky * p.kernelX + kx];
                 sum += t;
                 sum_abs += std::fabs(t);
               }
-            }
+          }
           const double bias = pr.bias.empty() ? 0.0 : pr.bias[oc];
           const double v = sum + bias;
           // The bias is one more term of the sum (its addition rounds once).
@@ -144,6 +176,8 @@ Oracle ComputeOracle(const Problem& pr) {
           o.want[i] = f;
           o.bound[i] = bound;
         }
+    }
+  }
   return o;
 }
 
