@@ -85,12 +85,15 @@ class MxcsrScope {
 // FmaDazFtz under MxcsrScope. The SDM's pseudo-code step is
 // "FP32 FMA with DAZ=FTZ=1, RNE rounding" (TDPBF16PS, Operation).
 //  * DAZ on a, b, c.
-//  * NaN: the SDM does not say which NaN a TDPBF16PS result carries. The
-//    model takes the first NaN of a, b, c, quieted (the priority VDPBF16PS
-//    documents for its products before the accumulator, SDM VDPBF16PS
-//    Table "NaN Propagation Priorities"), and the x86 default NaN
+//  * NaN: the first NaN of a, b, c, quieted, and the x86 default NaN
 //    0xFFC00000 for Inf * 0 and Inf - Inf (Vol. 1, 4.8.3.7 "QNaN Floating-
-//    Point Indefinite"). To be confirmed on AMX hardware (amx_emu_hw_test).
+//    Point Indefinite"). The SDM does not say which NaN a TDPBF16PS result
+//    carries; probed on a Sapphire Rapids core (AMX-BF16), one lane at a
+//    time: in a product a's NaN before b's, a product's NaN before the
+//    accumulator's (a later k's before an earlier one's), the even sum's
+//    before the odd's, and the destination's NaN before the row's sum. So
+//    DpBf16ps calls this with (a, b, acc), (even, 1, odd) and (dst, 1, sum);
+//    AmxEmu.MatchesTheHardware checks it on random programs.
 //  * FTZ: x86 detects tininess after rounding (as SoftFloat's 8086-SSE
 //    model does): a result whose value, rounded to 24 bits with an
 //    unbounded exponent, is below 2^-126 in magnitude is flushed to a zero
@@ -288,9 +291,9 @@ void DpBf16ps(int dst, int src1, int src2) {
     const __m512 sum = Fma16(t0, one, t1);  // temp1[2n+0] + temp1[2n+1]
     float* row = reinterpret_cast<float*>(s.tile[dst][m]);
     const __m512 old = Daz16(_mm512_maskz_loadu_epi32(nmask, row));
-    // tsrcdest + tmpf32: the sum as the first operand, so a NaN in it has
-    // priority over the destination's (see FmaDazFtzInScope).
-    _mm512_store_ps(row, _mm512_maskz_mov_ps(nmask, Fma16(sum, one, old)));
+    // tsrcdest + tmpf32: the destination as the first operand, so its NaN
+    // has priority over the sum's, as on the hardware (see FmaDazFtzInScope).
+    _mm512_store_ps(row, _mm512_maskz_mov_ps(nmask, Fma16(old, one, sum)));
   }
   ZeroUpperRows(s.tile[dst], rows);
   s.cfg.start_row = 0;
@@ -307,7 +310,7 @@ void DpBf16psModel(float* dst, size_t dst_stride, const uint32_t* src1, size_t s
         t1 = FmaDazFtz(FromBits(a & 0xFFFF0000u), FromBits(b & 0xFFFF0000u), t1);
       }
       float& d = dst[m * dst_stride + j];
-      d = FmaDazFtz(FmaDazFtz(t0, 1.0f, t1), 1.0f, d);
+      d = FmaDazFtz(d, 1.0f, FmaDazFtz(t0, 1.0f, t1));
     }
   }
 }

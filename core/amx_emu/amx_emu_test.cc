@@ -314,6 +314,54 @@ TEST_F(AmxEmu, DpBf16psCombinesEvenAndOddOnceAtTheEnd) {
   EXPECT_EQ(c[0], 4.0f);
 }
 
+// Which NaN a result carries: the rules probed one lane at a time on a
+// Sapphire Rapids core (AMX-BF16); the expected bits are that core's. On a
+// CPU with AMX, MatchesTheHardware checks the same on random programs.
+TEST_F(AmxEmu, NanPriorityAsOnTheHardware) {
+  // One output lane; k BF16 pairs: a[kk] = (odd << 16) | even.
+  const auto run = [](uint32_t c, std::vector<uint32_t> a, std::vector<uint32_t> b) {
+    const int k = static_cast<int>(a.size());
+    const TileConfig cfg = Config({{1, 4}, {1, 4 * k}, {k, 4}});
+    LoadConfig(&cfg);
+    alignas(64) uint32_t ta[16] = {}, tb[16 * 16] = {}, tc[16] = {c};
+    for (int kk = 0; kk < k; ++kk) {
+      ta[kk] = a[kk];
+      tb[16 * kk] = b[kk];
+    }
+    Load(0, tc, 64);
+    Load(1, ta, 64);
+    Load(2, tb, 64);
+    DpBf16ps(0, 1, 2);
+    Store(0, tc, 64);
+    Release();
+    return tc[0];
+  };
+  const uint32_t one = 0x3F80, inf = 0x7F80, ninf = 0xFF80, qa = 0x7FC1, qb = 0x7FC2;
+  const uint32_t c_nan = 0x7FC00005u;
+  // The destination's NaN before the products' (and an sNaN quieted).
+  EXPECT_EQ(run(c_nan, {qa}, {one}), c_nan);
+  EXPECT_EQ(run(c_nan, {qa << 16}, {one << 16}), c_nan);
+  EXPECT_EQ(run(0x7F800005u, {one}, {one}), c_nan);
+  EXPECT_EQ(run(c_nan, {inf}, {0}), c_nan);
+  // In a product a's NaN before b's; a signaling BF16 NaN quieted.
+  EXPECT_EQ(run(0, {qa}, {qb}), 0x7FC10000u);
+  EXPECT_EQ(run(0, {qb}, {qa}), 0x7FC20000u);
+  EXPECT_EQ(run(0, {0x7F81}, {one}), 0x7FC10000u);
+  EXPECT_EQ(run(0, {0xFFC3}, {one}), 0xFFC30000u);
+  // The even sum's NaN before the odd sum's, a default NaN included.
+  EXPECT_EQ(run(0, {qa | qb << 16}, {one | one << 16}), 0x7FC10000u);
+  EXPECT_EQ(run(0, {qb | qa << 16}, {one | one << 16}), 0x7FC20000u);
+  EXPECT_EQ(run(0, {inf | qa << 16}, {0 | one << 16}), 0xFFC00000u);
+  // A later k's product NaN before the accumulated one; an accumulated NaN
+  // before a later Inf * 0.
+  EXPECT_EQ(run(0, {qa, qb}, {one, one}), 0x7FC20000u);
+  EXPECT_EQ(run(0, {qa, inf}, {one, 0}), 0x7FC10000u);
+  // Inf * 0 and Inf - Inf: the default NaN.
+  EXPECT_EQ(run(0, {inf}, {0}), 0xFFC00000u);
+  EXPECT_EQ(run(0, {inf | ninf << 16}, {one | one << 16}), 0xFFC00000u);
+  EXPECT_EQ(run(0xFF800000u, {inf}, {one}), 0xFFC00000u);
+}
+
 // Tile registers are per thread.
 TEST_F(AmxEmu, StateIsPerThread) {
   const TileConfig mine = Config({{2, 8}});
