@@ -10,9 +10,11 @@
 // cites its source beside the code in amx_emu.cc.
 //
 // What the SDM leaves open is named there too: the payload of a NaN result
-// (this model propagates the first NaN operand, quieted, and returns the x86
-// default NaN for Inf * 0 and Inf - Inf). amx_emu_hw_test compares the model
-// with the hardware on random tile programs on a CPU with AMX-BF16.
+// (this model follows the priorities probed on a Sapphire Rapids core: the
+// destination's NaN, then the even sum's, then the odd's, a product's before
+// its accumulator's, quieted; the x86 default NaN for Inf * 0 and Inf - Inf).
+// amx_emu_test's MatchesTheHardware compares the model with the hardware on
+// random tile programs on a CPU with AMX-BF16.
 //
 // A fault (#GP / #UD in the SDM: a bad configuration, a tile used before
 // LDTILECFG, shapes TDPBF16PS rejects) prints the rule and aborts: on the

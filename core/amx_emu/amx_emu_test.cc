@@ -1,5 +1,5 @@
-// The tile emulator against its scalar model and the SDM's rules; the
-// comparison with AMX hardware is amx_emu_hw_test.
+// The tile emulator against its scalar model, the SDM's and the probed NaN
+// rules, and on a CPU with AMX-BF16 against the hardware (MatchesTheHardware).
 #include "core/amx_emu/amx_emu.h"
 
 #include <gtest/gtest.h>
