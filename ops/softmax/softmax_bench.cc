@@ -13,9 +13,12 @@
 namespace synops {
 namespace {
 
+// Every shape runs as FP32 and as BF16: Softmax16b's time on a shape is
+// compared with Softmax32f's (issue 14: at most 1.1x, though BF16 moves half
+// the bytes). 64x8x3136 (6.4 MiB as FP32) is inner > 1 beyond L2, compared
+// with BM_Copy of its bytes.
 struct Shape {
   size_t outer, count, inner;
-  bool bf16;
   std::string Label() const {
     return std::to_string(outer) + "x" + std::to_string(count) + "x" + std::to_string(inner);
   }
@@ -23,8 +26,7 @@ struct Shape {
 };
 
 const Shape kShapes[] = {
-    {1000, 1000, 1, false}, {392, 49, 1, false},  {21825, 2, 1, false}, {13666, 3, 1, false},
-    {50, 10, 100, false},   {1000, 1000, 1, true},
+    {1000, 1000, 1}, {392, 49, 1}, {21825, 2, 1}, {13666, 3, 1}, {50, 10, 100}, {64, 8, 3136},
 };
 
 // Deterministic inputs in [-8, 8).
@@ -60,14 +62,10 @@ void Register(const Shape& shape, const char* op, const KernelTable<Fn>& table) 
 
 void RegisterAll() {
   for (const Shape& shape : kShapes) {
-    const size_t element = shape.bf16 ? 2 : 4;
-    testing::RegisterCopyBaseline((shape.bf16 ? "bf16_" : "") + shape.Label(),
-                                  shape.size() * element);
-    if (shape.bf16) {
-      Register<uint16_t>(shape, "Softmax16b", Softmax16bKernels());
-    } else {
-      Register<float>(shape, "Softmax32f", Softmax32fKernels());
-    }
+    testing::RegisterCopyBaseline(shape.Label(), shape.size() * sizeof(float));
+    testing::RegisterCopyBaseline("bf16_" + shape.Label(), shape.size() * sizeof(uint16_t));
+    Register<float>(shape, "Softmax32f", Softmax32fKernels());
+    Register<uint16_t>(shape, "Softmax16b", Softmax16bKernels());
   }
 }
 

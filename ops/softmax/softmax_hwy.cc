@@ -9,7 +9,8 @@
 //   an FP32 scratch row for BF16, and summed), scale pass; a row of up to a
 //   few thousand elements stays in L1 between the passes.
 // * inner > 1: vectorized across inner, 4 vectors (then 1, then a partial
-//   one) of columns at a time, all three passes per column block.
+//   one) of columns at a time, all three passes per column block; exps kept
+//   in dst (FP32) or an FP32 scratch (BF16).
 // The exp is core/hwy_math-inl.h's ExpNonPositive (x - max <= 0).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/softmax/softmax_hwy.cc"
@@ -190,36 +191,109 @@ HWY_INLINE void StoreRows2(DF d, VF a, VF b, float* HWY_RESTRICT out) {
 #endif
 }
 
-HWY_INLINE void Block2(DF d, const float* in, float* out) {
-  VF a, b;
-  LoadRows2(d, in, a, b);
+// Softmax of the rows (a[i], b[i]), in place.
+HWY_INLINE void Softmax2(DF d, VF& a, VF& b) {
   const auto a_max = hn::Ge(a, b);
   // The larger entry's exp is exactly 1; the other's argument is the same
   // FP32 difference min - max that the reference exponentiates.
   const VF e = Exp(d, hn::Sub(hn::Min(a, b), hn::Max(a, b)));
   const VF r = Reciprocal(d, hn::Add(hn::Set(d, 1.0f), e));
   const VF er = hn::Mul(e, r);
-  StoreRows2(d, hn::IfThenElse(a_max, r, er), hn::IfThenElse(a_max, er, r), out);
+  b = hn::IfThenElse(a_max, er, r);
+  a = hn::IfThenElse(a_max, r, er);
 }
 
-HWY_INLINE void Block3(DF d, const float* in, float* out) {
-  VF a, b, c;
-  hn::LoadInterleaved3(d, in, a, b, c);
+// Softmax of the rows (a[i], b[i], c[i]), in place.
+HWY_INLINE void Softmax3(DF d, VF& a, VF& b, VF& c) {
   const VF m = hn::Max(hn::Max(a, b), c);
   const VF ea = Exp(d, hn::Sub(a, m));
   const VF eb = Exp(d, hn::Sub(b, m));
   const VF ec = Exp(d, hn::Sub(c, m));
   const VF r = Reciprocal(d, hn::Add(hn::Add(ea, eb), ec));
-  hn::StoreInterleaved3(hn::Mul(ea, r), hn::Mul(eb, r), hn::Mul(ec, r), d, out);
+  a = hn::Mul(ea, r);
+  b = hn::Mul(eb, r);
+  c = hn::Mul(ec, r);
 }
 
-// Blocks of L rows of kCount elements. FP32 runs the block in place on the
-// arrays; BF16 widens into a buffer first. The last (rows % L) rows are
-// copied into a zero-padded buffer.
+HWY_INLINE void Block2(DF d, const float* in, float* out) {
+  VF a, b;
+  LoadRows2(d, in, a, b);
+  Softmax2(d, a, b);
+  StoreRows2(d, a, b, out);
+}
+
+// BF16 rows of 2: a row is one 32-bit word, so B16's pair load and store
+// (a shift and a mask; no shuffles) de-interleave and re-interleave them.
+HWY_INLINE void Block2(DF d, const uint16_t* in, uint16_t* out) {
+  VF a, b;
+  B16::LoadPair(d, in, a, b);
+  Softmax2(d, a, b);
+  B16::StorePair(d, a, b, out);
+}
+
+HWY_INLINE void Block3(DF d, const float* in, float* out) {
+  VF a, b, c;
+  hn::LoadInterleaved3(d, in, a, b, c);
+  Softmax3(d, a, b, c);
+  hn::StoreInterleaved3(a, b, c, d, out);
+}
+
+#if HWY_TARGET == HWY_AVX3
+// BF16 rows of 3, 16 rows (48 values, 96 bytes) at a time: one vpermt2w per
+// column takes element 3j + k into the upper half of lane j (BF16 -> FP32
+// exactly, a zero from the second table in the lower half), and two put the
+// rounded results back in row order.
+constexpr int kZeroWord = 48;  // hi's word 16: zero (masked load)
+struct Interleave3Tables {
+  alignas(64) uint16_t column[3][32];  // lanes' (low, high) word sources
+  alignas(64) uint16_t out[2][32];     // output word p from (ab, c)
+};
+constexpr Interleave3Tables MakeInterleave3Tables() {
+  Interleave3Tables t{};
+  for (int k = 0; k < 3; ++k) {
+    for (int j = 0; j < 16; ++j) {
+      t.column[k][2 * j] = kZeroWord;
+      t.column[k][2 * j + 1] = static_cast<uint16_t>(3 * j + k);
+    }
+  }
+  // ab: word 2j = a_j, 2j + 1 = b_j; c (table words 32..63): c_j in word 2j + 1.
+  for (int p = 0; p < 48; ++p) {
+    const int j = p / 3, k = p % 3;
+    t.out[p / 32][p % 32] = static_cast<uint16_t>(k == 0 ? 2 * j : k == 1 ? 2 * j + 1 : 32 + 2 * j + 1);
+  }
+  return t;
+}
+constexpr Interleave3Tables kInterleave3 = MakeInterleave3Tables();
+
+HWY_INLINE void Block3(DF d, const uint16_t* in, uint16_t* out) {
+  const DU du;
+  const __m512i lo = _mm512_loadu_si512(in);
+  const __m512i hi = _mm512_maskz_loadu_epi16(0xFFFF, in + 32);
+  const auto column = [&](int k) HWY_ATTR {
+    return VF{_mm512_castsi512_ps(
+        _mm512_permutex2var_epi16(lo, _mm512_load_si512(kInterleave3.column[k]), hi))};
+  };
+  VF a = column(0), b = column(1), c = column(2);
+  Softmax3(d, a, b, c);
+  const auto ua = RoundBf16Upper</*kNan=*/false>(d, a);
+  const auto ub = RoundBf16Upper</*kNan=*/false>(d, b);
+  const __m512i uc = RoundBf16Upper</*kNan=*/false>(d, c).raw;
+  const __m512i ab = hn::OrAnd(hn::ShiftRight<16>(ua), ub, hn::Set(du, 0xFFFF0000u)).raw;
+  _mm512_storeu_si512(out, _mm512_permutex2var_epi16(ab, _mm512_load_si512(kInterleave3.out[0]), uc));
+  _mm512_mask_storeu_epi16(out + 32, 0xFFFF,
+                           _mm512_permutex2var_epi16(ab, _mm512_load_si512(kInterleave3.out[1]), uc));
+}
+#endif  // HWY_TARGET == HWY_AVX3
+
+// Blocks of L rows of kCount elements, run in place on the arrays (FP32;
+// BF16 rows of 2; BF16 rows of 3 on AVX-512); other BF16 blocks are widened
+// into a buffer first. The last (rows % L) rows are copied into a
+// zero-padded buffer.
 template <size_t kCount, class Tr>
 HWY_INLINE void RunBlock(DF d, const typename Tr::T* src, typename Tr::T* dst) {
   const size_t lanes = hn::Lanes(d);
-  if constexpr (std::is_same_v<Tr, F32>) {
+  if constexpr (std::is_same_v<Tr, F32> || kCount == 2 ||
+                (kCount == 3 && HWY_TARGET == HWY_AVX3)) {
     if constexpr (kCount == 2) Block2(d, src, dst);
     if constexpr (kCount == 3) Block3(d, src, dst);
   } else {
@@ -290,7 +364,7 @@ HWY_NOINLINE void ShortRows(const typename Tr::T* src, size_t rows, size_t count
 }
 
 #if HWY_TARGET == HWY_AVX3
-// ---- AVX-512, FP32, inner == 1, 16 < count <= 64 with count % 16 < 4:
+// ---- AVX-512, inner == 1, 16 < count <= 64 with count % 16 < 4:
 // 16 rows at a time. ----
 // Per row its kFull = count / 16 full vectors; the horizontal max and sum of
 // the 16 rows are done together by Reduce16 (lane r = row r: 45 instructions
@@ -323,81 +397,113 @@ HWY_INLINE __m512 Reduce16(const __m512 (&rows)[16], Op op) {
   return op(_mm512_shuffle_ps(c[0], c[1], 0x88), _mm512_shuffle_ps(c[0], c[1], 0xDD));
 }
 
-// The first rows - rows % 16 rows; count = 16 kFull + t, t < 4.
-template <size_t kFull>
-HWY_NOINLINE void Rows16(const float* src, size_t rows, size_t count, float* dst) {
+// 16 rows of count = 16 kFull + t (t < 4) FP32 elements at s; the exps go
+// to e (may equal s), the results to o (FP32: o == e; BF16: rounded).
+// tail_idx: TailIndex(count).
+template <size_t kFull, class Tr>
+HWY_INLINE void Block16(const float* s, size_t count, __m512i tail_idx, float* e,
+                        typename Tr::T* o) {
   const DF d;
   const size_t t = count - 16 * kFull;
   const auto max = [](__m512 a, __m512 b) HWY_ATTR { return _mm512_max_ps(a, b); };
   const auto add = [](__m512 a, __m512 b) HWY_ATTR { return _mm512_add_ps(a, b); };
-  // Row r's first trailing element, relative to the block.
-  const __m512i tail_idx = _mm512_add_epi32(
+  HWY_ALIGN float lane[16];
+  __m512 v[16];
+  hmath::Unroll<16>([&](size_t r) HWY_ATTR {
+    v[r] = _mm512_loadu_ps(s + r * count);
+    hmath::Unroll<kFull - 1>([&](size_t k) HWY_ATTR {
+      v[r] = _mm512_max_ps(v[r], _mm512_loadu_ps(s + r * count + 16 * (k + 1)));
+    });
+  });
+  __m512 m = Reduce16(v, max);
+  __m512 tail[3];
+  for (size_t j = 0; j < t; ++j) {
+    tail[j] = _mm512_i32gather_ps(tail_idx, s + j, 4);
+    m = _mm512_max_ps(m, tail[j]);
+  }
+  // In place, every element is read above before its exp is stored.
+  _mm512_store_ps(lane, m);
+  hmath::Unroll<16>([&](size_t r) HWY_ATTR {
+    const VF mr = hn::Set(d, lane[r]);
+    hmath::Unroll<kFull>([&](size_t k) HWY_ATTR {
+      const VF x = Exp(d, hn::Sub(VF{_mm512_loadu_ps(s + r * count + 16 * k)}, mr));
+      _mm512_storeu_ps(e + r * count + 16 * k, x.raw);
+      v[r] = k == 0 ? x.raw : _mm512_add_ps(v[r], x.raw);
+    });
+  });
+  __m512 sum = Reduce16(v, add);
+  for (size_t j = 0; j < t; ++j) {
+    tail[j] = Exp(d, hn::Sub(VF{tail[j]}, VF{m})).raw;
+    sum = _mm512_add_ps(sum, tail[j]);
+  }
+  const __m512 rcp = Reciprocal(d, VF{sum}).raw;
+  _mm512_store_ps(lane, rcp);
+  hmath::Unroll<16>([&](size_t r) HWY_ATTR {
+    const __m512 rr = _mm512_set1_ps(lane[r]);
+    hmath::Unroll<kFull>([&](size_t k) HWY_ATTR {
+      const size_t i = r * count + 16 * k;
+      Tr::Store(VF{_mm512_mul_ps(_mm512_loadu_ps(e + i), rr)}, d, o + i);
+    });
+  });
+  for (size_t j = 0; j < t; ++j) {
+    const VF y{_mm512_mul_ps(tail[j], rcp)};
+    if constexpr (std::is_same_v<Tr, F32>) {
+      _mm512_i32scatter_ps(o + j, tail_idx, y.raw, 4);
+    } else {
+      HWY_ALIGN uint32_t bits[16];
+      hn::Store(RoundBf16</*kNan=*/false>(d, y), DU(), bits);
+      for (size_t r = 0; r < 16; ++r) o[r * count + 16 * kFull + j] = static_cast<uint16_t>(bits[r]);
+    }
+  }
+}
+
+// Row r's first trailing element (16 kFull + count r), relative to the block.
+HWY_INLINE __m512i TailIndex(size_t count) {
+  return _mm512_add_epi32(
       _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                          _mm512_set1_epi32(static_cast<int>(count))),
-      _mm512_set1_epi32(static_cast<int>(16 * kFull)));
-  HWY_ALIGN float lane[16];
+      _mm512_set1_epi32(static_cast<int>(count / 16 * 16)));
+}
+
+// The first rows - rows % 16 rows. BF16 rows are widened into a buffer that
+// then holds their exps; the results are rounded straight to dst (the exps
+// dominate: 49 per row of 49 instead of 64 for RowInRegisters' padded
+// vectors).
+template <size_t kFull, class Tr>
+HWY_NOINLINE void Rows16(const typename Tr::T* src, size_t rows, size_t count,
+                         typename Tr::T* dst) {
+  const __m512i tail_idx = TailIndex(count);
   for (size_t r0 = 0; r0 + 16 <= rows; r0 += 16) {
-    const float* s = src + r0 * count;
-    float* o = dst + r0 * count;
-    __m512 v[16];
-    hmath::Unroll<16>([&](size_t r) HWY_ATTR {
-      v[r] = _mm512_loadu_ps(s + r * count);
-      hmath::Unroll<kFull - 1>([&](size_t k) HWY_ATTR {
-        v[r] = _mm512_max_ps(v[r], _mm512_loadu_ps(s + r * count + 16 * (k + 1)));
-      });
-    });
-    __m512 m = Reduce16(v, max);
-    __m512 tail[3];
-    for (size_t j = 0; j < t; ++j) {
-      tail[j] = _mm512_i32gather_ps(tail_idx, s + j, 4);
-      m = _mm512_max_ps(m, tail[j]);
-    }
-    // In place, every element is read above before its exp is stored.
-    _mm512_store_ps(lane, m);
-    hmath::Unroll<16>([&](size_t r) HWY_ATTR {
-      const VF mr = hn::Set(d, lane[r]);
-      hmath::Unroll<kFull>([&](size_t k) HWY_ATTR {
-        float* p = o + r * count + 16 * k;
-        const VF e = Exp(d, hn::Sub(VF{_mm512_loadu_ps(s + r * count + 16 * k)}, mr));
-        _mm512_storeu_ps(p, e.raw);
-        v[r] = k == 0 ? e.raw : _mm512_add_ps(v[r], e.raw);
-      });
-    });
-    __m512 sum = Reduce16(v, add);
-    for (size_t j = 0; j < t; ++j) {
-      tail[j] = Exp(d, hn::Sub(VF{tail[j]}, VF{m})).raw;
-      sum = _mm512_add_ps(sum, tail[j]);
-    }
-    const __m512 rcp = Reciprocal(d, VF{sum}).raw;
-    _mm512_store_ps(lane, rcp);
-    hmath::Unroll<16>([&](size_t r) HWY_ATTR {
-      const __m512 rr = _mm512_set1_ps(lane[r]);
-      hmath::Unroll<kFull>([&](size_t k) HWY_ATTR {
-        float* p = o + r * count + 16 * k;
-        _mm512_storeu_ps(p, _mm512_mul_ps(_mm512_loadu_ps(p), rr));
-      });
-    });
-    for (size_t j = 0; j < t; ++j) {
-      _mm512_i32scatter_ps(o + j, tail_idx, _mm512_mul_ps(tail[j], rcp), 4);
+    if constexpr (std::is_same_v<Tr, F32>) {
+      Block16<kFull, Tr>(src + r0 * count, count, tail_idx, dst + r0 * count, dst + r0 * count);
+    } else {
+      const DF d;
+      HWY_ALIGN float buf[16 * (16 * kFull + 3)];
+      // 16 count elements: a multiple of the 16 lanes.
+      const typename Tr::T* s = src + r0 * count;
+      for (size_t i = 0; i < 16 * count; i += 16) hn::Store(Tr::Load(d, s + i), d, buf + i);
+      Block16<kFull, Tr>(buf, count, tail_idx, buf, dst + r0 * count);
     }
   }
 }
 
 // Rows16 for the counts it takes; returns the rows done.
-HWY_INLINE size_t SixteenRows(const float* src, size_t rows, size_t count, float* dst) {
+template <class Tr>
+HWY_INLINE size_t SixteenRows(const typename Tr::T* src, size_t rows, size_t count,
+                              typename Tr::T* dst) {
   if (count <= 16 || count > 64 || count % 16 >= 4 || rows < 16) return 0;
   switch (count / 16) {
     case 1:
-      Rows16<1>(src, rows, count, dst);
+      Rows16<1, Tr>(src, rows, count, dst);
       break;
     case 2:
-      Rows16<2>(src, rows, count, dst);
+      Rows16<2, Tr>(src, rows, count, dst);
       break;
     case 3:
-      Rows16<3>(src, rows, count, dst);
+      Rows16<3, Tr>(src, rows, count, dst);
       break;
     default:
-      Rows16<4>(src, rows, count, dst);
+      Rows16<4, Tr>(src, rows, count, dst);
       break;
   }
   return rows - rows % 16;
@@ -472,10 +578,12 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
 
 // ---- inner > 1: columns of a count x inner slab, kVecs vectors at a time. ----
 
-// `n` valid lanes in the last vector (n == L for full blocks).
+// `n` valid lanes in the last vector (n == L for full blocks). FP32 keeps
+// the exps in dst; BF16 in `ebuf` (count * kVecs vectors of FP32, in L1 or
+// L2 for the counts of real layers: one exp per element, as FP32).
 template <size_t kVecs, bool kPart, class Tr>
 HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t count, size_t inner,
-                        size_t n, typename Tr::T* HWY_RESTRICT dst) {
+                        size_t n, float* HWY_RESTRICT ebuf, typename Tr::T* HWY_RESTRICT dst) {
   const size_t lanes = hn::Lanes(d);
   auto load = [&](const typename Tr::T* p) HWY_ATTR {
     return kPart ? Tr::LoadPart(d, p, n) : Tr::Load(d, p);
@@ -497,6 +605,8 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
         } else {
           F32::Store(e, d, dst + c * inner + k * lanes);
         }
+      } else {
+        hn::Store(e, d, ebuf + (c * kVecs + k) * lanes);
       }
     }
   }
@@ -508,8 +618,7 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
         e = kPart ? F32::LoadPart(d, dst + c * inner + k * lanes, n)
                   : F32::Load(d, dst + c * inner + k * lanes);
       } else {
-        // BF16 recomputes the exps (no scratch): src is intact until here.
-        e = Exp(d, hn::Sub(load(src + c * inner + k * lanes), m[k]));
+        e = hn::Load(d, ebuf + (c * kVecs + k) * lanes);
       }
       e = hn::Mul(e, s[k]);
       if (kPart) {
@@ -526,15 +635,22 @@ HWY_NOINLINE void Strided(const typename Tr::T* src, size_t outer, size_t count,
                           typename Tr::T* dst) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
+  hwy::AlignedFreeUniquePtr<float[]> ebuf_storage;
+  if constexpr (!std::is_same_v<Tr, F32>) {
+    ebuf_storage = hwy::AllocateAligned<float>(count * (inner >= 4 * lanes ? 4 : 1) * lanes);
+  }
+  float* ebuf = ebuf_storage.get();
   for (size_t o = 0; o < outer; ++o) {
     const typename Tr::T* s = src + o * count * inner;
     typename Tr::T* t = dst + o * count * inner;
     size_t i = 0;
     for (; i + 4 * lanes <= inner; i += 4 * lanes) {
-      Columns<4, false, Tr>(d, s + i, count, inner, lanes, t + i);
+      Columns<4, false, Tr>(d, s + i, count, inner, lanes, ebuf, t + i);
     }
-    for (; i + lanes <= inner; i += lanes) Columns<1, false, Tr>(d, s + i, count, inner, lanes, t + i);
-    if (i < inner) Columns<1, true, Tr>(d, s + i, count, inner, inner - i, t + i);
+    for (; i + lanes <= inner; i += lanes) {
+      Columns<1, false, Tr>(d, s + i, count, inner, lanes, ebuf, t + i);
+    }
+    if (i < inner) Columns<1, true, Tr>(d, s + i, count, inner, inner - i, ebuf, t + i);
   }
 }
 
@@ -556,8 +672,8 @@ HWY_INLINE void Softmax(const typename Tr::T* src, size_t outer, size_t count, s
       break;
   }
 #if HWY_TARGET == HWY_AVX3
-  if constexpr (std::is_same_v<Tr, F32>) {
-    const size_t done = SixteenRows(src, outer, count, dst);
+  {
+    const size_t done = SixteenRows<Tr>(src, outer, count, dst);
     src += done * count;
     dst += done * count;
     outer -= done;
