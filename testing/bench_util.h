@@ -22,6 +22,14 @@ void RegisterCopyBaseline(const std::string& label, size_t bytes);
 // bytes processed = bytes written. The bound of ops that only write.
 void RegisterMemsetBaseline(const std::string& label, size_t bytes);
 
+// Registers BM_ReadOnly/<label>: reads `bytes` bytes (64-byte aligned) once
+// with the widest vector loads the CPU has (AVX-512, AVX2, SSE2 on x86) and
+// nothing else (the load ports are the only bound); bytes processed = bytes
+// read. The bound
+// of ops that read much and write little (channel_sum): a scalar read loop
+// would be no bound at L1 and L2 sizes.
+void RegisterReadOnlyBaseline(const std::string& label, size_t bytes);
+
 // Sizes, in bytes per array, of the three standard working sets.
 inline constexpr size_t kL1Bytes = 16 << 10;
 inline constexpr size_t kL2Bytes = 64 << 10;

@@ -68,8 +68,8 @@ struct Data {
   }
 };
 
-// BM_CopyStream, BM_ReadOnly, BM_WriteOnly of `bytes` (a multiple of 64)
-// between 64-byte aligned buffers.
+// BM_CopyStream, BM_ReadOnly (widest vector loads), BM_WriteOnly of `bytes`
+// (a multiple of 64) between 64-byte aligned buffers.
 void RegisterBounds(const std::string& label, size_t bytes) {
   const auto reg = [&](const char* name, int64_t counted, auto body) {
     benchmark::RegisterBenchmark((std::string(name) + label).c_str(), [=](benchmark::State& state) {
@@ -98,12 +98,7 @@ void RegisterBounds(const std::string& label, size_t bytes) {
     _mm_sfence();
   });
 #endif
-  reg("BM_ReadOnly/", b, [bytes](const float* src, float*) {
-    const auto* s = reinterpret_cast<const uint64_t*>(src);
-    uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
-    for (size_t i = 0; i < bytes / 8; i += 4) x0 ^= s[i], x1 ^= s[i + 1], x2 ^= s[i + 2], x3 ^= s[i + 3];
-    benchmark::DoNotOptimize(x0 ^ x1 ^ x2 ^ x3);
-  });
+  testing::RegisterReadOnlyBaseline(label, bytes);
   reg("BM_WriteOnly/", b, [bytes](const float*, float* dst) {
     std::memset(dst, 2, bytes);
     benchmark::DoNotOptimize(dst);
