@@ -239,6 +239,32 @@ HWY_INLINE __m512 LogAvx512(__m512 x) {
   LogAvx512(v);
   return v[0];
 }
+
+// Sixteen horizontal reductions at once (softmax's row max and sum,
+// channel_sum's short rows): 30 shuffles and 15 ops for 16 rows instead of
+// ~8 dependent steps per row.
+// Input slot s of Reduce16 takes row Slot(s): the four levels below leave
+// slot 4l + k's result in lane 4k + l.
+constexpr size_t Slot(size_t s) { return 4 * (s % 4) + s / 4; }
+
+// Lane r = op-reduction of the 16 lanes of rows[r].
+template <class Op>
+HWY_INLINE __m512 Reduce16(const __m512 (&rows)[16], Op op) {
+  __m512 a[8], b[4], c[2];
+  hmath::Unroll<8>([&](size_t i) HWY_ATTR {
+    const __m512 p = rows[Slot(2 * i)], q = rows[Slot(2 * i + 1)];
+    a[i] = op(_mm512_shuffle_f32x4(p, q, 0x44), _mm512_shuffle_f32x4(p, q, 0xEE));
+  });
+  hmath::Unroll<4>([&](size_t i) HWY_ATTR {
+    b[i] = op(_mm512_shuffle_f32x4(a[2 * i], a[2 * i + 1], 0x88),
+              _mm512_shuffle_f32x4(a[2 * i], a[2 * i + 1], 0xDD));
+  });
+  hmath::Unroll<2>([&](size_t i) HWY_ATTR {
+    c[i] = op(_mm512_shuffle_ps(b[2 * i], b[2 * i + 1], 0x44),
+              _mm512_shuffle_ps(b[2 * i], b[2 * i + 1], 0xEE));
+  });
+  return op(_mm512_shuffle_ps(c[0], c[1], 0x88), _mm512_shuffle_ps(c[0], c[1], 0xDD));
+}
 #endif  // HWY_TARGET == HWY_AVX3
 
 }  // namespace hmath

@@ -52,36 +52,44 @@ TEST_P(ChannelSumKernel, MatchesReferenceOnAllTails) {
 TEST_P(ChannelSumKernel, ExactOnIntegers) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
   for (TensorFormat f : kFormats) {
-    const size_t channels = 37, spatial = 3000;
-    const auto ints = testing::RandomIntFloats(channels * spatial, -64, 64, 7);
-    std::vector<uint16_t> src(ints.size());
-    for (size_t i = 0; i < ints.size(); ++i) src[i] = Fp32ToBf16(ints[i]);
-    std::vector<double> exact(channels, 0.0);
-    for (size_t c = 0; c < channels; ++c) {
-      for (size_t s = 0; s < spatial; ++s) exact[c] += ints[At(f, c, s, channels, spatial)];
+    for (size_t spatial : {3000, 49}) {
+      const size_t channels = 37;
+      const auto ints = testing::RandomIntFloats(channels * spatial, -64, 64, 7);
+      std::vector<uint16_t> src(ints.size());
+      for (size_t i = 0; i < ints.size(); ++i) src[i] = Fp32ToBf16(ints[i]);
+      std::vector<double> exact(channels, 0.0);
+      for (size_t c = 0; c < channels; ++c) {
+        for (size_t s = 0; s < spatial; ++s) exact[c] += ints[At(f, c, s, channels, spatial)];
+      }
+      std::vector<float> got(channels);
+      kernel->fn(src.data(), channels, spatial, f, got.data());
+      for (size_t c = 0; c < channels; ++c) {
+        ASSERT_EQ(got[c], exact[c]) << FormatName(f) << " s=" << spatial << " c=" << c;
+      }
     }
-    std::vector<float> got(channels);
-    kernel->fn(src.data(), channels, spatial, f, got.data());
-    for (size_t c = 0; c < channels; ++c) ASSERT_EQ(got[c], exact[c]) << FormatName(f) << " c=" << c;
   }
 }
 
-// Extreme magnitudes: large values that cancel, tiny denormal-range BF16 values.
+// Extreme magnitudes: large values that cancel, tiny denormal-range BF16
+// values; spatial 49 and 7 are short NCHW rows, 16 at a time on AVX-512
+// (19 channels = 16 + 3).
 TEST_P(ChannelSumKernel, EdgeValues) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
   for (TensorFormat f : kFormats) {
-    const size_t channels = 19, spatial = 77;
-    std::vector<uint16_t> src(channels * spatial);
-    for (size_t i = 0; i < src.size(); ++i) {
-      const float mags[] = {1e30f, -1e30f, 1e-39f, -0.0f, 3.0f, 1e-20f};
-      src[i] = Fp32ToBf16(mags[(i * 7) % 6]);
+    for (size_t spatial : {77, 49, 7}) {
+      const size_t channels = 19;
+      std::vector<uint16_t> src(channels * spatial);
+      for (size_t i = 0; i < src.size(); ++i) {
+        const float mags[] = {1e30f, -1e30f, 1e-39f, -0.0f, 3.0f, 1e-20f};
+        src[i] = Fp32ToBf16(mags[(i * 7) % 6]);
+      }
+      std::vector<float> want(channels), got(channels);
+      channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, want.data());
+      kernel->fn(src.data(), channels, spatial, f, got.data());
+      const std::vector<double> bound = channel_sum_check::Bounds(src.data(), channels, spatial, f);
+      const auto mismatch = testing::CompareWithin(got, want, bound);
+      ASSERT_FALSE(mismatch) << FormatName(f) << " s=" << spatial << ": " << mismatch->ToString();
     }
-    std::vector<float> want(channels), got(channels);
-    channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, want.data());
-    kernel->fn(src.data(), channels, spatial, f, got.data());
-    const std::vector<double> bound = channel_sum_check::Bounds(src.data(), channels, spatial, f);
-    const auto mismatch = testing::CompareWithin(got, want, bound);
-    ASSERT_FALSE(mismatch) << FormatName(f) << ": " << mismatch->ToString();
   }
 }
 

@@ -374,29 +374,6 @@ HWY_NOINLINE void ShortRows(const typename Tr::T* src, size_t rows, size_t count
 // per 16 rows instead of 64). Gather and scatter cost ~6 and ~15 cycles
 // here, so a larger t keeps RowInRegisters' masked last vector.
 
-// Input slot s of Reduce16 takes row Slot(s): the four levels below leave
-// slot 4l + k's result in lane 4k + l.
-constexpr size_t Slot(size_t s) { return 4 * (s % 4) + s / 4; }
-
-// Lane r = op-reduction of the 16 lanes of rows[r].
-template <class Op>
-HWY_INLINE __m512 Reduce16(const __m512 (&rows)[16], Op op) {
-  __m512 a[8], b[4], c[2];
-  hmath::Unroll<8>([&](size_t i) HWY_ATTR {
-    const __m512 p = rows[Slot(2 * i)], q = rows[Slot(2 * i + 1)];
-    a[i] = op(_mm512_shuffle_f32x4(p, q, 0x44), _mm512_shuffle_f32x4(p, q, 0xEE));
-  });
-  hmath::Unroll<4>([&](size_t i) HWY_ATTR {
-    b[i] = op(_mm512_shuffle_f32x4(a[2 * i], a[2 * i + 1], 0x88),
-              _mm512_shuffle_f32x4(a[2 * i], a[2 * i + 1], 0xDD));
-  });
-  hmath::Unroll<2>([&](size_t i) HWY_ATTR {
-    c[i] = op(_mm512_shuffle_ps(b[2 * i], b[2 * i + 1], 0x44),
-              _mm512_shuffle_ps(b[2 * i], b[2 * i + 1], 0xEE));
-  });
-  return op(_mm512_shuffle_ps(c[0], c[1], 0x88), _mm512_shuffle_ps(c[0], c[1], 0xDD));
-}
-
 // 16 rows of count = 16 kFull + t (t < 4) FP32 elements at s; the exps go
 // to e (may equal s), the results to o (FP32: o == e; BF16: rounded).
 // tail_idx: TailIndex(count).
@@ -415,7 +392,7 @@ HWY_INLINE void Block16(const float* s, size_t count, __m512i tail_idx, float* e
       v[r] = _mm512_max_ps(v[r], _mm512_loadu_ps(s + r * count + 16 * (k + 1)));
     });
   });
-  __m512 m = Reduce16(v, max);
+  __m512 m = hmath::Reduce16(v, max);
   __m512 tail[3];
   for (size_t j = 0; j < t; ++j) {
     tail[j] = _mm512_i32gather_ps(tail_idx, s + j, 4);
@@ -431,7 +408,7 @@ HWY_INLINE void Block16(const float* s, size_t count, __m512i tail_idx, float* e
       v[r] = k == 0 ? x.raw : _mm512_add_ps(v[r], x.raw);
     });
   });
-  __m512 sum = Reduce16(v, add);
+  __m512 sum = hmath::Reduce16(v, add);
   for (size_t j = 0; j < t; ++j) {
     tail[j] = Exp(d, hn::Sub(VF{tail[j]}, VF{m})).raw;
     sum = _mm512_add_ps(sum, tail[j]);
