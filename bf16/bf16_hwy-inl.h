@@ -73,6 +73,28 @@ HWY_INLINE void StoreBf16(DF df, bf16_hn::Vec<DF> v, uint16_t* HWY_RESTRICT p) {
   bf16_hn::StoreU(DemoteBf16<kNan>(df, v), d16, p);
 }
 
+// v0 then v1 rounded to BF16, stored to 2 Lanes(df) consecutive elements at p
+// (unaligned). On AVX-512 one two-source word permute packs the upper halves
+// of both rounded vectors (instead of a shift and a two-uop narrowing each).
+template <bool kNan = true, class DF>
+HWY_INLINE void StoreBf16x2(DF df, bf16_hn::Vec<DF> v0, bf16_hn::Vec<DF> v1,
+                            uint16_t* HWY_RESTRICT p) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (bf16_hn::MaxLanes(df) == 16) {
+    // Output word i: word 2i + 1 of (v0, v1), the upper halves.
+    alignas(64) static constexpr uint16_t kUpperHalves[32] = {
+        1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
+        33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63};
+    _mm512_storeu_si512(p, _mm512_permutex2var_epi16(RoundBf16Upper<kNan>(df, v0).raw,
+                                                     _mm512_load_si512(kUpperHalves),
+                                                     RoundBf16Upper<kNan>(df, v1).raw));
+    return;
+  }
+#endif
+  StoreBf16<kNan>(df, v0, p);
+  StoreBf16<kNan>(df, v1, p + bf16_hn::Lanes(df));
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace synops
 HWY_AFTER_NAMESPACE();

@@ -42,30 +42,12 @@ HWY_INLINE VF LoadT(DF d, const uint16_t* HWY_RESTRICT p) { return LoadBf16(d, p
 HWY_INLINE void StoreT(DF d, VF v, float* HWY_RESTRICT p) { hn::StoreU(v, d, p); }
 // Fp32ToBf16 (SPEC.md §2: ties to even, quiet NaN) on a vector.
 HWY_INLINE void StoreT(DF d, VF v, uint16_t* HWY_RESTRICT p) { StoreBf16(d, v, p); }
-// Two vectors to 2N consecutive elements. BF16 on AVX-512: the rounding
-// leaves each result in the upper half of its 32-bit lane, and one
-// two-source word permute packs both vectors (instead of a shift and a
-// two-uop narrowing per vector).
+// Two vectors to 2N consecutive elements.
 HWY_INLINE void StoreT2(DF d, VF v0, VF v1, float* HWY_RESTRICT p) {
   hn::StoreU(v0, d, p);
   hn::StoreU(v1, d, p + hn::Lanes(d));
 }
-#if HWY_TARGET == HWY_AVX3
-// Word 2i + 1 of (a, b) for output word i: the upper halves.
-alignas(64) constexpr uint16_t kUpperHalves[32] = {
-    1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
-    33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63};
-HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {
-  const __m512i idx = _mm512_load_si512(kUpperHalves);
-  _mm512_storeu_si512(
-      p, _mm512_permutex2var_epi16(RoundBf16Upper(d, v0).raw, idx, RoundBf16Upper(d, v1).raw));
-}
-#else
-HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {
-  StoreT(d, v0, p);
-  StoreT(d, v1, p + hn::Lanes(d));
-}
-#endif
+HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) { StoreBf16x2(d, v0, v1, p); }
 HWY_INLINE float ToF(float x) { return x; }
 HWY_INLINE float ToF(uint16_t x) { return Bf16ToFp32(x); }
 HWY_INLINE void FromF(float v, float* p) { *p = v; }

@@ -417,10 +417,22 @@ HWY_INLINE void Block16(const float* s, size_t count, __m512i tail_idx, float* e
   _mm512_store_ps(lane, rcp);
   hmath::Unroll<16>([&](size_t r) HWY_ATTR {
     const __m512 rr = _mm512_set1_ps(lane[r]);
-    hmath::Unroll<kFull>([&](size_t k) HWY_ATTR {
-      const size_t i = r * count + 16 * k;
-      Tr::Store(VF{_mm512_mul_ps(_mm512_loadu_ps(e + i), rr)}, d, o + i);
-    });
+    if constexpr (std::is_same_v<Tr, F32>) {
+      hmath::Unroll<kFull>([&](size_t k) HWY_ATTR {
+        const size_t i = r * count + 16 * k;
+        Tr::Store(VF{_mm512_mul_ps(_mm512_loadu_ps(e + i), rr)}, d, o + i);
+      });
+    } else {  // BF16: pairs of vectors packed by one permute
+      hmath::Unroll<kFull / 2>([&](size_t k) HWY_ATTR {
+        const size_t i = r * count + 32 * k;
+        StoreBf16x2</*kNan=*/false>(d, VF{_mm512_mul_ps(_mm512_loadu_ps(e + i), rr)},
+                                    VF{_mm512_mul_ps(_mm512_loadu_ps(e + i + 16), rr)}, o + i);
+      });
+      if constexpr (kFull % 2 != 0) {
+        const size_t i = r * count + 16 * (kFull - 1);
+        Tr::Store(VF{_mm512_mul_ps(_mm512_loadu_ps(e + i), rr)}, d, o + i);
+      }
+    }
   });
   for (size_t j = 0; j < t; ++j) {
     const VF y{_mm512_mul_ps(tail[j], rcp)};
@@ -588,6 +600,17 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
     }
   }
   for (size_t k = 0; k < kVecs; ++k) s[k] = Reciprocal(d, s[k]);
+  if constexpr (!std::is_same_v<Tr, F32> && kVecs % 2 == 0 && !kPart) {
+    // BF16 pairs of vectors: one permute packs both (StoreBf16x2).
+    for (size_t c = 0; c < count; ++c) {
+      for (size_t k = 0; k < kVecs; k += 2) {
+        const VF e0 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k) * lanes), s[k]);
+        const VF e1 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k + 1) * lanes), s[k + 1]);
+        StoreBf16x2</*kNan=*/false>(d, e0, e1, dst + c * inner + k * lanes);
+      }
+    }
+    return;
+  }
   for (size_t c = 0; c < count; ++c) {
     for (size_t k = 0; k < kVecs; ++k) {
       VF e;
