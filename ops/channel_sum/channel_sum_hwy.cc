@@ -121,7 +121,8 @@ HWY_INLINE void SumFewChannelsNhwc(const uint16_t* HWY_RESTRICT src, size_t chan
 // masked: absent elements read as +0), the even elements widened by a shift
 // and the odd ones by a mask (which element is even does not matter for a
 // sum), and the 16 row vectors are reduced together by Reduce16.
-HWY_INLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n, float* HWY_RESTRICT sum) {
+HWY_INLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n,
+                               float* HWY_RESTRICT sum) {
   const size_t full = n / 32;
   const __mmask32 tail = static_cast<__mmask32>((uint64_t{1} << (n % 32)) - 1);
   const __m512i high = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));

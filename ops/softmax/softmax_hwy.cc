@@ -259,7 +259,8 @@ constexpr Interleave3Tables MakeInterleave3Tables() {
   // ab: word 2j = a_j, 2j + 1 = b_j; c (table words 32..63): c_j in word 2j + 1.
   for (int p = 0; p < 48; ++p) {
     const int j = p / 3, k = p % 3;
-    t.out[p / 32][p % 32] = static_cast<uint16_t>(k == 0 ? 2 * j : k == 1 ? 2 * j + 1 : 32 + 2 * j + 1);
+    const int word = k == 0 ? 2 * j : k == 1 ? 2 * j + 1 : 32 + 2 * j + 1;
+    t.out[p / 32][p % 32] = static_cast<uint16_t>(word);
   }
   return t;
 }
@@ -279,9 +280,10 @@ HWY_INLINE void Block3(DF d, const uint16_t* in, uint16_t* out) {
   const auto ub = RoundBf16Upper</*kNan=*/false>(d, b);
   const __m512i uc = RoundBf16Upper</*kNan=*/false>(d, c).raw;
   const __m512i ab = hn::OrAnd(hn::ShiftRight<16>(ua), ub, hn::Set(du, 0xFFFF0000u)).raw;
-  _mm512_storeu_si512(out, _mm512_permutex2var_epi16(ab, _mm512_load_si512(kInterleave3.out[0]), uc));
-  _mm512_mask_storeu_epi16(out + 32, 0xFFFF,
-                           _mm512_permutex2var_epi16(ab, _mm512_load_si512(kInterleave3.out[1]), uc));
+  const __m512i out0 = _mm512_load_si512(kInterleave3.out[0]);
+  const __m512i out1 = _mm512_load_si512(kInterleave3.out[1]);
+  _mm512_storeu_si512(out, _mm512_permutex2var_epi16(ab, out0, uc));
+  _mm512_mask_storeu_epi16(out + 32, 0xFFFF, _mm512_permutex2var_epi16(ab, out1, uc));
 }
 #endif  // HWY_TARGET == HWY_AVX3
 
@@ -441,7 +443,9 @@ HWY_INLINE void Block16(const float* s, size_t count, __m512i tail_idx, float* e
     } else {
       HWY_ALIGN uint32_t bits[16];
       hn::Store(RoundBf16</*kNan=*/false>(d, y), DU(), bits);
-      for (size_t r = 0; r < 16; ++r) o[r * count + 16 * kFull + j] = static_cast<uint16_t>(bits[r]);
+      for (size_t r = 0; r < 16; ++r) {
+        o[r * count + 16 * kFull + j] = static_cast<uint16_t>(bits[r]);
+      }
     }
   }
 }
