@@ -607,16 +607,27 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
     const float* x = src + b * item;
     float* y = dst + b * item;
     if (format == TensorFormat::kNchw) {
-      for (size_t c = 0; c < channels; ++c) {
-        buf[c] = std::sqrt(RowSqDev(x + c * spatial, spatial, 0.0f));
-      }
+      for (size_t c = 0; c < channels; ++c) buf[c] = RowSqDev(x + c * spatial, spatial, 0.0f);
     } else {
       for (size_t c = 0; c < channels; ++c) buf[c] = 0.0f;
-      RowsAccumulate<kSq>(x, channels, spatial, channels, nullptr, buf);  // contiguous, in memory order
-      for (size_t c = 0; c < channels; ++c) buf[c] = std::sqrt(buf[c]);
+      // Contiguous, in memory order.
+      RowsAccumulate<kSq>(x, channels, spatial, channels, nullptr, buf);
     }
+    // The per-channel steps in vectors: a scalar sqrt per channel (its
+    // latency, and errno's check) was a quarter of V4's time at 7x7.
+    const VF one = hn::Set(d, 1.0f);
+    const size_t N = hn::Lanes(d);
+    size_t c = 0;
+    for (; c + N <= channels; c += N) hn::StoreU(hn::Sqrt(hn::LoadU(d, buf + c)), d, buf + c);
+    for (; c < channels; ++c) buf[c] = std::sqrt(buf[c]);
     const float norm = IeeeDiv(1.0f, RowSum(buf, channels) / static_cast<float>(channels) + eps);
-    for (size_t c = 0; c < channels; ++c) buf[c] = 1.0f + scale[c] * buf[c] * norm;
+    const VF vnorm = hn::Set(d, norm);
+    for (c = 0; c + N <= channels; c += N) {
+      // 1 + (scale * n) * norm, rounded step by step as the scalar tail.
+      const VF t = hn::Mul(hn::Mul(hn::LoadU(d, scale + c), hn::LoadU(d, buf + c)), vnorm);
+      hn::StoreU(hn::Add(one, t), d, buf + c);
+    }
+    for (; c < channels; ++c) buf[c] = 1.0f + scale[c] * buf[c] * norm;
     // The output pass runs backwards: the end of the tensor, read last by the
     // norms pass, is still cached.
     if (format == TensorFormat::kNchw) {
