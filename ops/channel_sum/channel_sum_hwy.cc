@@ -115,7 +115,8 @@ HWY_INLINE void SumFewChannelsNhwc(const uint16_t* HWY_RESTRICT src, size_t chan
 }
 
 #if HWY_TARGET == HWY_AVX3
-// NCHW rows of n < 64 elements (7x7 and smaller maps), 16 rows at a time:
+// NCHW rows of n < 64 elements (7x7 and smaller maps), 16 rows at a time
+// (8 on AVX2, below):
 // SumRow's per-row horizontal sum and 8-lane steps were most of their time.
 // Each row is read as 32-bit words, 32 elements per load (the last load
 // masked: absent elements read as +0), the even elements widened by a shift
@@ -147,6 +148,38 @@ HWY_INLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n,
 }
 #endif  // HWY_TARGET == HWY_AVX3
 
+#if HWY_TARGET == HWY_AVX2
+// The same for AVX2, 8 rows at a time, rows of 16 <= n < 64 elements: 16
+// elements per load; the tail is the row's last 16 elements (in the row, as
+// n >= 16) with the lanes already summed masked off.
+HWY_INLINE void SumShortRows8(const uint16_t* HWY_RESTRICT src, size_t n,
+                              float* HWY_RESTRICT sum) {
+  const size_t full = n / 16, t = n % 16;
+  const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  // 16-bit lanes j >= 16 - t.
+  const __m256i tail = _mm256_cmpgt_epi16(iota, _mm256_set1_epi16(static_cast<short>(15 - t)));
+  const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
+  __m256 v[8];
+  hmath::Unroll<8>([&](size_t r) HWY_ATTR {
+    const uint16_t* row = src + r * n;
+    __m256 acc = _mm256_setzero_ps();
+    for (size_t k = 0; k < full; ++k) {
+      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * k));
+      acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
+      acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_and_si256(w, high)));
+    }
+    if (t != 0) {
+      const __m256i w = _mm256_and_si256(
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + n - 16)), tail);
+      acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
+      acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_and_si256(w, high)));
+    }
+    v[r] = acc;
+  });
+  _mm256_storeu_ps(sum, hmath::Reduce8Sum(v));
+}
+#endif  // HWY_TARGET == HWY_AVX2
+
 void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, TensorFormat format,
                       float* sum) {
   if (format == TensorFormat::kNchw) {
@@ -154,6 +187,10 @@ void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, Tens
 #if HWY_TARGET == HWY_AVX3
     if (spatial < 64) {
       for (; c + 16 <= channels; c += 16) SumShortRows16(src + c * spatial, spatial, sum + c);
+    }
+#elif HWY_TARGET == HWY_AVX2
+    if (spatial >= 16 && spatial < 64) {
+      for (; c + 8 <= channels; c += 8) SumShortRows8(src + c * spatial, spatial, sum + c);
     }
 #endif
     for (; c < channels; ++c) sum[c] = SumRow(src + c * spatial, spatial);
