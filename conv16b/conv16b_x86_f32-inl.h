@@ -38,21 +38,35 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, float* out, size_t
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v) acc[m][v] = V::Zero();
   const size_t channels = a.channels;
+  // One K step: NV weight vectors, then each pixel's broadcast feeds NV
+  // accumulators. Pixel m's value is at b[m / 3] + (m % 3) * stride
+  // bytes: base + index * {1, 2} addresses, so the loop's only address
+  // arithmetic is two pointer increments per two steps, which leaves the
+  // ALU ports the FMAs share free.
+  const size_t stride = a.pixel_stride * sizeof(float);
+  auto step = [&](const char* const* b, size_t off, const float* wt) __attribute__((always_inline)) {
+    T wv[NV];
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) wv[v] = V::Load(wt + v * V::kLanes);
+#pragma GCC unroll 6
+    for (int m = 0; m < M; ++m) {
+      const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
+#pragma GCC unroll 2
+      for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b_m, wv[v], acc[m][v]);
+    }
+  };
   for (size_t ky = 0; ky < a.kernel_y; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
-      const float* s = a.rows[ky] + a.offset + x0 * a.pixel_stride + kx * a.kx_stride;
+      const char* b[2];
+      b[0] = reinterpret_cast<const char*>(a.rows[ky] + a.offset + x0 * a.pixel_stride + kx * a.kx_stride);
+      b[1] = b[0] + 3 * stride;
       const float* wt = w + (ky * a.kernel_x + kx) * channels * 16;
-      for (size_t c = 0; c < channels; ++c, wt += 16) {
-        T wv[NV];
-#pragma GCC unroll 2
-        for (int v = 0; v < NV; ++v) wv[v] = V::Load(wt + v * V::kLanes);
-#pragma GCC unroll 6
-        for (int m = 0; m < M; ++m) {
-          const T b = V::Broadcast(s + m * a.pixel_stride + c);
-#pragma GCC unroll 2
-          for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b, wv[v], acc[m][v]);
-        }
+      size_t c = 0;
+      for (; c + 2 <= channels; c += 2, wt += 32, b[0] += 8, b[1] += 8) {
+        step(b, 0, wt);
+        step(b, 4, wt + 16);
       }
+      if (c < channels) step(b, 0, wt);
     }
   }
 #pragma GCC unroll 6
