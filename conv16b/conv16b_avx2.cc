@@ -26,18 +26,33 @@ struct Avx2 {
   static T Mul(T a, T b) { return _mm256_mul_ps(a, b); }
   static T Max(T a, T b) { return _mm256_max_ps(a, b); }
   static T Min(T a, T b) { return _mm256_min_ps(a, b); }
-  // Fp32ToBf16 of SPEC.md §2 on 8 lanes (as x86_f32::ToBf16x4).
-  static void StoreBf16(uint16_t* p, T v) {
+  // Fp32ToBf16 of SPEC.md §2 on 8 lanes (as x86_f32::Bf16Lanes), each
+  // BF16 in the low half of its 32-bit lane.
+  static __m256i Bf16Lanes(T v) {
+    const __m256i quiet =
+        _mm256_or_si256(_mm256_srli_epi32(_mm256_castps_si256(v), 16), _mm256_set1_epi32(0x0040));
+    return _mm256_blendv_epi8(Bf16LanesNotNan(v), quiet, _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
+  }
+  // Bf16Lanes for lanes that hold no NaN: the rounding alone.
+  static __m256i Bf16LanesNotNan(T v) {
     const __m256i u = _mm256_castps_si256(v);
     const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    const __m256i rounded =
-        _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
-    const __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
-    const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-    const __m256i r = _mm256_blendv_epi8(rounded, quiet, nan);
+    return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
+  }
+  static void StoreBf16(uint16_t* p, T v) {
+    const __m256i r = Bf16Lanes(v);
     // packus works within 128-bit lanes: [r0..3 r0..3 | r4..7 r4..7].
     const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
+  }
+  // 16 values, one pack and one permute: [a0..3 b0..3 | a4..7 b4..7] ->
+  // [a0..7 b0..7]. NaN is rare: one compare finds it in either vector,
+  // and only then do the lanes pay for the quieting blend.
+  static void StoreBf16x2(uint16_t* p, T v0, T v1) {
+    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q)) != 0;
+    const __m256i packed = nan ? _mm256_packus_epi32(Bf16Lanes(v0), Bf16Lanes(v1))
+                               : _mm256_packus_epi32(Bf16LanesNotNan(v0), Bf16LanesNotNan(v1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute4x64_epi64(packed, 0xD8));
   }
 };
 

@@ -160,6 +160,20 @@ class NhwcGemmF32 : public Algorithm {
     a.nblocks = depthwise_ ? cpad_ / 16 : nblocks_;
     a.width = p.dstW;
     a.out = sums;
+    // NHWC output with an activation of a few FP32 operations: the GEMM
+    // row applies the epilogue to the whole 16-channel blocks in
+    // registers, and only the channel tail goes through `sums`.
+    FusedStoreArgs fused;
+    const bool fuse = !depthwise_ && p.dstF == TensorFormat::kNhwc && geo_.ocg >= 16 &&
+                      WithVectorActivation(e.activation, [](auto) {});
+    const size_t es = p.dstT == DataType::k16b ? 2 : 4;
+    if (fuse) {
+      fused.epilogue = &e;
+      fused.channels = geo_.ocg / 16 * 16;
+      fused.pixel_stride = p.dstC;
+      fused.bf16 = p.dstT == DataType::k16b;
+      a.fused = &fused;
+    }
     const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
     for (size_t n = 0; n < geo_.batch; ++n) {
       std::fill(tag.begin(), tag.end(), PTRDIFF_MIN);
@@ -185,8 +199,16 @@ class NhwcGemmF32 : public Algorithm {
         for (size_t gr = 0; gr < p.group; ++gr) {
           a.offset = gr * geo_.icg;
           a.weight = packed_.data() + gr * nblocks_ * block_;
+          size_t done = 0;  // channels the row stored itself
+          if (fuse) {
+            fused.channel_base = gr * geo_.ocg;
+            fused.dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg) * es;
+            done = fused.channels;
+          }
           row_(a);
-          store_(geo_, e, sums, nblocks_ * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
+          if (done < geo_.ocg) {
+            store_(geo_, e, sums + done, nblocks_ * 16, n, oy, gr * geo_.ocg + done, geo_.ocg - done, dst);
+          }
         }
       }
     }

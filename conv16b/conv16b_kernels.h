@@ -9,6 +9,8 @@
 namespace synops {
 namespace conv16b_internal {
 
+struct Epilogue;
+
 // One output row of one group: out[x][oc] = sum over (ky, kx, ic) of
 // src[x * pixel_stride + ky * ky_stride + kx * kx_stride + ic] * w, for
 // x < width and oc < nblocks * 16. `src` is BF16 NHWC with the group's
@@ -34,6 +36,20 @@ using GemmRowFn = void (*)(const GemmRowArgs& args);
 // kernel_y * kernel_x * channels * 16, its tap (ky, kx) input channel c at
 // ((ky * kernel_x + kx) * channels + c) * 16 (zero past ocg), 64-byte
 // aligned. The depthwise row takes the same arguments (conv16b_drivers.h).
+//
+// Optionally (`fused` not null, GEMM only) the row applies the epilogue to
+// its first fused->channels output channels (a multiple of 16) in
+// registers and stores them to the NHWC dst: bias, an activation of
+// WithVectorActivation, BF16 rounding, exactly as StoreRow would; `out`
+// then receives only the channels past them.
+struct FusedStoreArgs {
+  const Epilogue* epilogue;
+  size_t channels;
+  size_t channel_base;  // the group's first output channel (bias, PReLU slopes)
+  uint8_t* dst;         // output pixel (n, oy, 0), channel channel_base
+  size_t pixel_stride;  // dstC
+  bool bf16;
+};
 struct GemmRowF32Args {
   const float* const* rows;
   size_t offset, pixel_stride, kx_stride;  // elements
@@ -42,6 +58,7 @@ struct GemmRowF32Args {
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;
   float* out;  // [width][nblocks * 16]
+  const FusedStoreArgs* fused = nullptr;
 };
 using GemmRowF32Fn = void (*)(const GemmRowF32Args& args);
 using PlanarRowToF32Fn = void (*)(const void* src, bool f32, size_t plane, size_t channels,

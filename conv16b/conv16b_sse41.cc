@@ -30,6 +30,10 @@ struct Sse41 {
   static void StoreBf16(uint16_t* p, T v) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4(v));
   }
+  static void StoreBf16x2(uint16_t* p, T v0, T v1) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
+                     _mm_packus_epi32(x86_f32::Bf16Lanes(v0), x86_f32::Bf16Lanes(v1)));
+  }
 };
 
 }  // namespace

@@ -542,6 +542,101 @@ TEST(Conv16bKernels, PlanarRowToF32RoundsLikeSpec) {
 #endif
 }
 
+// The GEMM row's fused epilogue (NHWC dst, the activations of a few FP32
+// operations) stores exactly what the row of sums and StoreRow store, bit
+// for bit, with NaN, infinities, BF16 ties and denormals among the sums:
+// every vector activation, BF16 and FP32 dst, a channel offset (group > 0).
+TEST(Conv16bKernels, FusedEpilogueMatchesStoreRow) {
+#if defined(__x86_64__)
+  struct Fn {
+    const char* name;
+    Isa isa;
+    conv16b_internal::GemmRowF32Fn row;
+    conv16b_internal::StoreRowFn store;
+  };
+  const Fn fns[] = {
+      {"avx2", Isa::kAvx2, conv16b_internal::GemmRowF32Avx2, conv16b_internal::StoreRowAvx2},
+      {"sse41", Isa::kSse41, conv16b_internal::GemmRowF32Sse41, conv16b_internal::StoreRowSse41}};
+  constexpr size_t kWidth = 13, kK = 1, kOcg = 32, kGroups = 2, kBase = kOcg;  // group 1
+  ConvParams p = Params(kK * kGroups, 1, kWidth, kOcg * kGroups, 1, 1, 1, 1, 0, kGroups);
+  std::mt19937 rng(11);
+  // One input channel and weight 1: each sum is its source value. The
+  // source holds FP32 values that are not BF16 (the fused store rounds
+  // them), as a test of the store; the kernels never see such sums.
+  std::vector<float> src(kWidth * 16 + 16);
+  alignas(64) float weight[2 * 16];  // the kernels load weights aligned
+  std::fill(std::begin(weight), std::end(weight), 1.0f);
+  for (float& v : src) {
+    uint32_t bits = rng();
+    switch (rng() % 6) {
+      case 0: bits = (bits & 0xFFFF0000u) | 0x8000u; break;  // a tie
+      case 1: bits = 0x7F800000u | (bits & 0x807FFFFFu); break;  // Inf or NaN
+      case 2: bits &= 0x807FFFFFu; break;  // denormal
+      default: break;
+    }
+    std::memcpy(&v, &bits, 4);
+  }
+  std::vector<float> bias(kOcg * kGroups), params(kOcg * kGroups);
+  for (size_t c = 0; c < bias.size(); ++c) {
+    bias[c] = c % 3 == 0 ? 0.0f : 0.25f * static_cast<float>(static_cast<int>(c) - 30);
+    params[c] = 0.125f * static_cast<float>(c % 5) + 0.5f;
+  }
+  int ran = 0;
+  for (const Fn& f : fns) {
+    if (!CpuSupports(f.isa)) continue;
+    ++ran;
+    for (Activation act : {Activation::kIdentity, Activation::kRelu, Activation::kLeakyRelu,
+                           Activation::kRestrictRange, Activation::kPrelu, Activation::kHswish,
+                           Activation::kHardSigmoid}) {
+      for (DataType dt : {DataType::k16b, DataType::k32f}) {
+        p.dstT = dt;
+        p.activation = act;
+        auto g = conv16b_internal::Validate(1, p);
+        ASSERT_TRUE(g.ok());
+        conv16b_internal::Epilogue e;
+        e.bias = bias.data();
+        e.activation = act;
+        e.params = params.data();
+        const float* rows[1] = {src.data()};
+        std::vector<float> sums(kWidth * kOcg);
+        conv16b_internal::GemmRowF32Args a;
+        a.rows = rows;
+        a.offset = 0;
+        a.pixel_stride = 1;
+        a.kx_stride = 1;
+        a.kernel_y = a.kernel_x = a.channels = 1;
+        a.weight = weight;
+        a.nblocks = kOcg / 16;
+        a.width = kWidth;
+        a.out = sums.data();
+        const size_t es = dt == DataType::k16b ? 2 : 4;
+        std::vector<uint8_t> want(kWidth * p.dstC * es, 0xA5), got(want);
+        f.row(a);
+        f.store(*g, e, sums.data(), kOcg, 0, 0, kBase, kOcg, want.data());
+        conv16b_internal::FusedStoreArgs fused;
+        fused.epilogue = &e;
+        fused.channels = kOcg;
+        fused.channel_base = kBase;
+        fused.dst = got.data() + kBase * es;
+        fused.pixel_stride = p.dstC;
+        fused.bf16 = dt == DataType::k16b;
+        a.fused = &fused;
+        std::fill(sums.begin(), sums.end(), -7.0f);
+        f.row(a);
+        for (size_t i = 0; i < want.size(); i += es) {
+          ASSERT_EQ(std::memcmp(&want[i], &got[i], es), 0)
+              << f.name << " activation " << static_cast<int>(act) << " bf16 " << fused.bf16
+              << " pixel " << i / es / p.dstC << " channel " << i / es % p.dstC;
+        }
+      }
+    }
+  }
+  if (ran == 0) GTEST_SKIP() << "needs SSE4.1";
+#else
+  GTEST_SKIP() << "x86 kernels";
+#endif
+}
+
 // The rules of every CPU class, whatever this CPU has: SelectAlgorithm with
 // the ISAs of a simulated x86 class (an ISA tier is available when it is at
 // most the class's tier). So the geometry rules that send problems to AMX

@@ -25,12 +25,86 @@ namespace synops {
 namespace conv16b_internal {
 namespace x86_f32 {
 
+// The activations whose SPEC formula is a few FP32 operations, in the same
+// operand order as the AVX-512 ActivateV (conv16b_x86_epilogue-inl.h), on
+// V::kLanes channels starting at channel c.
+template <class V, Activation A>
+inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
+  const auto zero = V::Zero();
+  if constexpr (A == Activation::kIdentity) {
+    return v;
+  } else if constexpr (A == Activation::kRelu) {
+    return V::Max(zero, v);
+  } else if constexpr (A == Activation::kLeakyRelu) {
+    return V::Add(V::Max(zero, v), V::Mul(V::Set1(p[0]), V::Min(zero, v)));
+  } else if constexpr (A == Activation::kRestrictRange) {
+    return V::Min(V::Max(V::Set1(p[0]), v), V::Set1(p[1]));
+  } else if constexpr (A == Activation::kPrelu) {
+    return V::Add(V::Max(zero, v), V::Mul(V::LoadU(p + c), V::Min(zero, v)));
+  } else if constexpr (A == Activation::kHswish) {
+    const auto shift = V::Set1(p[0]);
+    const auto t = V::Max(V::Add(V::Min(v, shift), shift), zero);
+    return V::Mul(V::Mul(t, V::Set1(p[1])), v);
+  } else {
+    static_assert(A == Activation::kHardSigmoid, "activation");
+    const auto t = V::Add(V::Mul(v, V::Set1(p[0])), V::Set1(p[1]));
+    return V::Max(zero, V::Min(t, V::Set1(1.0f)));
+  }
+}
+
+// Where a GEMM tile's sums go, two vectors (2 * kLanes channels) at a
+// time. ToSums: the row of sums, out[x][c].
+template <class V>
+class ToSums {
+ public:
+  explicit ToSums(const GemmRowF32Args& a) : out_(a.out), ld_(a.nblocks * 16) {}
+  void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
+    V::Store(out_ + x * ld_ + c, v0);
+    V::Store(out_ + x * ld_ + c + V::kLanes, v1);
+  }
+
+ private:
+  float* out_;
+  size_t ld_;
+};
+
+// ToDst: bias, activation A and the store to the NHWC dst straight from
+// the registers (GemmRowF32Args::fused), the operations of StoreNhwc.
+template <class V, Activation A, bool kBf16>
+class ToDst {
+ public:
+  explicit ToDst(const GemmRowF32Args& a)
+      : bias_(a.fused->epilogue->bias + a.fused->channel_base),
+        params_(a.fused->epilogue->params),
+        base_(a.fused->channel_base),
+        dst_(a.fused->dst),
+        stride_(a.fused->pixel_stride) {}
+  void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
+    v0 = Activate<V, A>(V::Add(v0, V::LoadU(bias_ + c)), params_, base_ + c);
+    v1 = Activate<V, A>(V::Add(v1, V::LoadU(bias_ + c + V::kLanes)), params_, base_ + c + V::kLanes);
+    const size_t at = x * stride_ + c;
+    if (kBf16) {
+      V::StoreBf16x2(reinterpret_cast<uint16_t*>(dst_) + at, v0, v1);
+    } else {
+      V::StoreU(reinterpret_cast<float*>(dst_) + at, v0);
+      V::StoreU(reinterpret_cast<float*>(dst_) + at + V::kLanes, v1);
+    }
+  }
+
+ private:
+  const float* bias_;
+  const float* params_;
+  size_t base_;
+  uint8_t* dst_;
+  size_t stride_;
+};
+
 // Tile of M pixels x NV vectors of output channels (V::kLanes each): the
 // M x NV accumulators, NV weight vectors and one broadcast stay in the 16
 // vector registers (AVX2: 6 x 2 + 2 + 1; SSE4.1: 5 x 2 + 2 + 1 and the
 // product). `w` points at the tile's first channel of a 16-channel block.
-template <class V, int M, int NV>
-void Tile(const GemmRowF32Args& a, size_t x0, const float* w, float* out, size_t ld) {
+template <class V, class Sink, int M, int NV>
+void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   using T = typename V::T;
   T acc[M][NV];
 #pragma GCC unroll 6
@@ -69,24 +143,29 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, float* out, size_t
       if (c < channels) step(b, 0, wt);
     }
   }
+  static_assert(NV == 2, "Sink::Store2");
+  const Sink sink(a);
 #pragma GCC unroll 6
-  for (int m = 0; m < M; ++m)
-#pragma GCC unroll 2
-    for (int v = 0; v < NV; ++v) V::Store(out + m * ld + v * V::kLanes, acc[m][v]);
+  for (int m = 0; m < M; ++m) sink.Store2(x0 + m, c0, acc[m][0], acc[m][1]);
 }
 
-template <class V>
-void GemmRow(const GemmRowF32Args& a) {
+// The 16-channel blocks [nb0, nb1) of the row, tiles to Sink.
+template <class V, class Sink>
+void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
   constexpr int kM = V::kTileM;
   // A 16-channel block is 16 / (2 * kLanes) passes of two vectors.
   constexpr int kPasses = 16 / (2 * V::kLanes);
-  using TileFn = void (*)(const GemmRowF32Args&, size_t, const float*, float*, size_t);
-  static const TileFn kTiles[] = {nullptr,          Tile<V, 1, 2>, Tile<V, 2, 2>, Tile<V, 3, 2>,
-                                  Tile<V, 4, 2>,    Tile<V, 5, 2>, Tile<V, 6, 2>};
+  using TileFn = void (*)(const GemmRowF32Args&, size_t, const float*, size_t);
+  static const TileFn kTiles[] = {nullptr,
+                                  Tile<V, Sink, 1, 2>,
+                                  Tile<V, Sink, 2, 2>,
+                                  Tile<V, Sink, 3, 2>,
+                                  Tile<V, Sink, 4, 2>,
+                                  Tile<V, Sink, 5, 2>,
+                                  Tile<V, Sink, 6, 2>};
   static_assert(kM <= 6, "kTiles");
   const size_t block_stride = a.kernel_y * a.kernel_x * a.channels * 16;
-  const size_t ld = a.nblocks * 16;
-  for (size_t nb = 0; nb < a.nblocks; ++nb) {
+  for (size_t nb = nb0; nb < nb1; ++nb) {
     for (int pass = 0; pass < kPasses; ++pass) {
       const size_t c0 = nb * 16 + pass * 2 * V::kLanes;
       const float* w = a.weight + nb * block_stride + pass * 2 * V::kLanes;
@@ -95,11 +174,26 @@ void GemmRow(const GemmRowF32Args& a) {
       const size_t tiles = (a.width + kM - 1) / kM, base = a.width / tiles, extra = a.width % tiles;
       for (size_t t = 0, x = 0; t < tiles; ++t) {
         const size_t m = base + (t < extra ? 1 : 0);
-        kTiles[m](a, x, w, a.out + x * ld + c0, ld);
+        kTiles[m](a, x, w, c0);
         x += m;
       }
     }
   }
+}
+
+template <class V>
+void GemmRow(const GemmRowF32Args& a) {
+  size_t fused_blocks = 0;
+  if (a.fused != nullptr) {
+    fused_blocks = a.fused->channels / 16;
+    const bool bf16 = a.fused->bf16;
+    const bool vector = WithVectorActivation(a.fused->epilogue->activation, [&](auto act) {
+      constexpr Activation A = decltype(act)::value;
+      (bf16 ? GemmBlocks<V, ToDst<V, A, true>> : GemmBlocks<V, ToDst<V, A, false>>)(a, 0, fused_blocks);
+    });
+    if (!vector) fused_blocks = 0;
+  }
+  GemmBlocks<V, ToSums<V>>(a, fused_blocks, a.nblocks);
 }
 
 // Depthwise: M pixels x every channel, one vector of channels at a time;
@@ -214,43 +308,20 @@ void DepthwiseRow(const GemmRowF32Args& a) {
   }
 }
 
-// The activations whose SPEC formula is a few FP32 operations, in the same
-// operand order as the AVX-512 ActivateV (conv16b_x86_epilogue-inl.h), on
-// V::kLanes channels starting at channel c.
-template <class V, Activation A>
-inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
-  const auto zero = V::Zero();
-  if constexpr (A == Activation::kIdentity) {
-    return v;
-  } else if constexpr (A == Activation::kRelu) {
-    return V::Max(zero, v);
-  } else if constexpr (A == Activation::kLeakyRelu) {
-    return V::Add(V::Max(zero, v), V::Mul(V::Set1(p[0]), V::Min(zero, v)));
-  } else if constexpr (A == Activation::kRestrictRange) {
-    return V::Min(V::Max(V::Set1(p[0]), v), V::Set1(p[1]));
-  } else if constexpr (A == Activation::kPrelu) {
-    return V::Add(V::Max(zero, v), V::Mul(V::LoadU(p + c), V::Min(zero, v)));
-  } else if constexpr (A == Activation::kHswish) {
-    const auto shift = V::Set1(p[0]);
-    const auto t = V::Max(V::Add(V::Min(v, shift), shift), zero);
-    return V::Mul(V::Mul(t, V::Set1(p[1])), v);
-  } else {
-    static_assert(A == Activation::kHardSigmoid, "activation");
-    const auto t = V::Add(V::Mul(v, V::Set1(p[0])), V::Set1(p[1]));
-    return V::Max(zero, V::Min(t, V::Set1(1.0f)));
-  }
+// Fp32ToBf16 of SPEC.md §2 on 4 lanes (round to nearest even on the bit
+// pattern; NaN -> quiet NaN of its sign), each BF16 in the low half of
+// its 32-bit lane.
+inline __m128i Bf16Lanes(__m128 v) {
+  const __m128i u = _mm_castps_si128(v);
+  const __m128i hi = _mm_srli_epi32(u, 16);
+  const __m128i lsb = _mm_and_si128(hi, _mm_set1_epi32(1));
+  const __m128i rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb), 16);
+  const __m128i quiet = _mm_or_si128(hi, _mm_set1_epi32(0x0040));
+  return _mm_blendv_epi8(rounded, quiet, _mm_castps_si128(_mm_cmpunord_ps(v, v)));
 }
 
-// Fp32ToBf16 of SPEC.md §2 on 4 lanes (round to nearest even on the bit
-// pattern; NaN -> quiet NaN of its sign), as 4 uint16 in the low 64 bits.
-inline __m128i ToBf16x4(__m128 v) {
-  const __m128i u = _mm_castps_si128(v);
-  const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
-  const __m128i rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb), 16);
-  const __m128i quiet = _mm_or_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(0x0040));
-  const __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(v, v));
-  return _mm_packus_epi32(_mm_blendv_epi8(rounded, quiet, nan), _mm_setzero_si128());
-}
+// Bf16Lanes as 4 uint16 in the low 64 bits.
+inline __m128i ToBf16x4(__m128 v) { return _mm_packus_epi32(Bf16Lanes(v), _mm_setzero_si128()); }
 
 // Output row (n, oy), channels [c0, c0 + nc) of NHWC dst: bias and
 // activation on whole vectors, the channel tail through StoreOutput.
