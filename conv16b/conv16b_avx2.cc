@@ -40,7 +40,8 @@ struct Avx2 {
     return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
   }
   static void StoreBf16(uint16_t* p, T v) {
-    const __m256i r = Bf16Lanes(v);
+    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)) != 0;
+    const __m256i r = nan ? Bf16Lanes(v) : Bf16LanesNotNan(v);
     // packus works within 128-bit lanes: [r0..3 r0..3 | r4..7 r4..7].
     const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));

@@ -160,16 +160,17 @@ class NhwcGemmF32 : public Algorithm {
     a.nblocks = depthwise_ ? cpad_ / 16 : nblocks_;
     a.width = p.dstW;
     a.out = sums;
-    // NHWC output with an activation of a few FP32 operations: the GEMM
-    // row applies the epilogue to the whole 16-channel blocks in
-    // registers, and only the channel tail goes through `sums`.
+    // NHWC output with an activation of a few FP32 operations: the row
+    // applies the epilogue to the whole 16-channel blocks in registers,
+    // and only the channel tail goes through `sums`.
     FusedStoreArgs fused;
-    const bool fuse = !depthwise_ && p.dstF == TensorFormat::kNhwc && geo_.ocg >= 16 &&
+    const size_t outc = depthwise_ ? p.dstC : geo_.ocg;  // output channels of a row call
+    const bool fuse = p.dstF == TensorFormat::kNhwc && outc >= 16 &&
                       WithVectorActivation(e.activation, [](auto) {});
     const size_t es = p.dstT == DataType::k16b ? 2 : 4;
     if (fuse) {
       fused.epilogue = &e;
-      fused.channels = geo_.ocg / 16 * 16;
+      fused.channels = outc / 16 * 16;
       fused.pixel_stride = p.dstC;
       fused.bf16 = p.dstT == DataType::k16b;
       a.fused = &fused;
@@ -192,8 +193,14 @@ class NhwcGemmF32 : public Algorithm {
         if (depthwise_) {
           a.offset = 0;
           a.weight = packed_.data();
+          size_t done = 0;
+          if (fuse) {
+            fused.channel_base = 0;
+            fused.dst = dst + (n * p.dstH + oy) * p.dstW * p.dstC * es;
+            done = fused.channels;
+          }
           row_(a);
-          store_(geo_, e, sums, cpad_, n, oy, 0, p.dstC, dst);
+          if (done < p.dstC) store_(geo_, e, sums + done, cpad_, n, oy, done, p.dstC - done, dst);
           continue;
         }
         for (size_t gr = 0; gr < p.group; ++gr) {

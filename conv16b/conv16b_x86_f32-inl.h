@@ -52,15 +52,17 @@ inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
   }
 }
 
-// Where a GEMM tile's sums go, two vectors (2 * kLanes channels) at a
-// time. ToSums: the row of sums, out[x][c].
+// Where a tile's sums go, one or two vectors (2 * kLanes channels) at a
+// time. ToSums: the row of sums, out[x][c] (the depthwise row's ld,
+// its padded channel count, is nblocks * 16 too).
 template <class V>
 class ToSums {
  public:
   explicit ToSums(const GemmRowF32Args& a) : out_(a.out), ld_(a.nblocks * 16) {}
+  void Store1(size_t x, size_t c, typename V::T v) const { V::Store(out_ + x * ld_ + c, v); }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
-    V::Store(out_ + x * ld_ + c, v0);
-    V::Store(out_ + x * ld_ + c + V::kLanes, v1);
+    Store1(x, c, v0);
+    Store1(x, c + V::kLanes, v1);
   }
 
  private:
@@ -79,6 +81,15 @@ class ToDst {
         base_(a.fused->channel_base),
         dst_(a.fused->dst),
         stride_(a.fused->pixel_stride) {}
+  void Store1(size_t x, size_t c, typename V::T v) const {
+    v = Activate<V, A>(V::Add(v, V::LoadU(bias_ + c)), params_, base_ + c);
+    const size_t at = x * stride_ + c;
+    if (kBf16) {
+      V::StoreBf16(reinterpret_cast<uint16_t*>(dst_) + at, v);
+    } else {
+      V::StoreU(reinterpret_cast<float*>(dst_) + at, v);
+    }
+  }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
     v0 = Activate<V, A>(V::Add(v0, V::LoadU(bias_ + c)), params_, base_ + c);
     v1 = Activate<V, A>(V::Add(v1, V::LoadU(bias_ + c + V::kLanes)), params_, base_ + c + V::kLanes);
@@ -200,13 +211,14 @@ void GemmRow(const GemmRowF32Args& a) {
 // each tap's weights are loaded once for the M pixels. Taps in (ky, kx)
 // order like the reference (a product of BF16 values is exact, so FMA
 // rounds like multiply then add).
-template <class V, int M>
-void DepthwiseTile(const GemmRowF32Args& a, size_t x0, float* out) {
+template <class V, class Sink, int M>
+void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   const size_t channels = a.channels;
+  const Sink sink(a);
   const float* src[16];
   for (size_t ky = 0; ky < a.kernel_y && ky < 16; ++ky) src[ky] = a.rows[ky] + x0 * a.pixel_stride;
-  for (size_t c = 0; c < channels; c += V::kLanes) {
+  for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = V::Zero();
@@ -220,7 +232,7 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, float* out) {
       }
     }
 #pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) V::Store(out + m * channels + c, acc[m]);
+    for (int m = 0; m < M; ++m) sink.Store1(x0 + m, c, acc[m]);
   }
 }
 
@@ -229,11 +241,12 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, float* out) {
 // pixels whose window covers it (M + K - 1 loads per kernel row instead
 // of M * K), with the K weights in registers. Pixel m still adds its taps
 // in (ky, kx) order.
-template <class V, int K, int M>
-void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, float* out) {
+template <class V, class Sink, int K, int M>
+void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   const size_t channels = a.channels, cp = a.pixel_stride;
-  for (size_t c = 0; c < channels; c += V::kLanes) {
+  const Sink sink(a);
+  for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = V::Zero();
@@ -256,56 +269,69 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, float* out) {
       }
     }
 #pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) V::Store(out + m * channels + c, acc[m]);
+    for (int m = 0; m < M; ++m) sink.Store1(x0 + m, c, acc[m]);
   }
 }
 
-template <class V, int K, int M, size_t... kIs>
+using DepthwiseTileFn = void (*)(const GemmRowF32Args&, size_t, size_t, size_t);
+
+template <class V, class Sink, int K, int M, size_t... kIs>
 constexpr auto SlideTiles(std::index_sequence<kIs...>) {
-  using TileFn = void (*)(const GemmRowF32Args&, size_t, float*);
-  return std::array<TileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, K, kIs + 1>...};
+  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1>...};
 }
 
-// The row with DepthwiseSlideTile: tiles of at most M pixels, balanced.
-template <class V, int K, int M>
-void DepthwiseSlideRow(const GemmRowF32Args& a) {
-  static constexpr auto kTiles = SlideTiles<V, K, M>(std::make_index_sequence<M>());
-  const size_t tiles = (a.width + M - 1) / M, base = a.width / tiles, extra = a.width % tiles;
-  for (size_t t = 0, x = 0; t < tiles; ++t) {
+// Channels [c0, c1) of a depthwise row in tiles of at most M pixels,
+// balanced.
+template <int M>
+void DepthwiseTiles(const GemmRowF32Args& a, const DepthwiseTileFn* tiles, size_t c0, size_t c1) {
+  const size_t n = (a.width + M - 1) / M, base = a.width / n, extra = a.width % n;
+  for (size_t t = 0, x = 0; t < n; ++t) {
     const size_t m = base + (t < extra ? 1 : 0);
-    kTiles[m](a, x, a.out + x * a.channels);
+    tiles[m](a, x, c0, c1);
     x += m;
   }
+}
+
+template <class V, class Sink>
+void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
+  if (c0 >= c1) return;
+  // Registers: M accumulators + K weights + one source vector.
+  if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
+    static constexpr auto k3 = SlideTiles<V, Sink, 3, 8>(std::make_index_sequence<8>());
+    static constexpr auto k5 = SlideTiles<V, Sink, 5, 8>(std::make_index_sequence<8>());
+    static constexpr auto k7 = SlideTiles<V, Sink, 7, 6>(std::make_index_sequence<6>());
+    if (a.kernel_x == 3) return DepthwiseTiles<8>(a, k3.data(), c0, c1);
+    if (a.kernel_x == 5) return DepthwiseTiles<8>(a, k5.data(), c0, c1);
+    if (a.kernel_x == 7) return DepthwiseTiles<6>(a, k7.data(), c0, c1);
+  }
+  static const DepthwiseTileFn kTiles[] = {nullptr,
+                                           DepthwiseTile<V, Sink, 1>,
+                                           DepthwiseTile<V, Sink, 2>,
+                                           DepthwiseTile<V, Sink, 3>,
+                                           DepthwiseTile<V, Sink, 4>,
+                                           DepthwiseTile<V, Sink, 5>,
+                                           DepthwiseTile<V, Sink, 6>,
+                                           DepthwiseTile<V, Sink, 7>,
+                                           DepthwiseTile<V, Sink, 8>};
+  DepthwiseTiles<8>(a, kTiles, c0, c1);
 }
 
 // One output row of a depthwise convolution: `channels` (a multiple of
 // 16) is the padded channel count and the row stride of `out`; `weight` is
-// [tap][channels].
+// [tap][channels]. With `fused`, its channels go straight to dst.
 template <class V>
 void DepthwiseRow(const GemmRowF32Args& a) {
-  // Registers: M accumulators + K weights + one source vector.
-  if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
-    if (a.kernel_x == 3) return DepthwiseSlideRow<V, 3, 8>(a);
-    if (a.kernel_x == 5) return DepthwiseSlideRow<V, 5, 8>(a);
-    if (a.kernel_x == 7) return DepthwiseSlideRow<V, 7, 6>(a);
+  size_t fused = 0;
+  if (a.fused != nullptr) {
+    fused = a.fused->channels;
+    const bool bf16 = a.fused->bf16;
+    const bool vector = WithVectorActivation(a.fused->epilogue->activation, [&](auto act) {
+      constexpr Activation A = decltype(act)::value;
+      (bf16 ? DepthwiseChannels<V, ToDst<V, A, true>> : DepthwiseChannels<V, ToDst<V, A, false>>)(a, 0, fused);
+    });
+    if (!vector) fused = 0;
   }
-  constexpr int kM = 8;
-  using TileFn = void (*)(const GemmRowF32Args&, size_t, float*);
-  static const TileFn kTiles[] = {nullptr,
-                                  DepthwiseTile<V, 1>,
-                                  DepthwiseTile<V, 2>,
-                                  DepthwiseTile<V, 3>,
-                                  DepthwiseTile<V, 4>,
-                                  DepthwiseTile<V, 5>,
-                                  DepthwiseTile<V, 6>,
-                                  DepthwiseTile<V, 7>,
-                                  DepthwiseTile<V, 8>};
-  const size_t tiles = (a.width + kM - 1) / kM, base = a.width / tiles, extra = a.width % tiles;
-  for (size_t t = 0, x = 0; t < tiles; ++t) {
-    const size_t m = base + (t < extra ? 1 : 0);
-    kTiles[m](a, x, a.out + x * a.channels);
-    x += m;
-  }
+  DepthwiseChannels<V, ToSums<V>>(a, fused, a.channels);
 }
 
 // Fp32ToBf16 of SPEC.md §2 on 4 lanes (round to nearest even on the bit
