@@ -46,6 +46,15 @@ struct Avx2 {
     const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
   }
+  // v0 at p0 and v1 at p1, one pack and one permute for both.
+  static void StoreBf16Split(uint16_t* p0, uint16_t* p1, T v0, T v1) {
+    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q)) != 0;
+    const __m256i packed = nan ? _mm256_packus_epi32(Bf16Lanes(v0), Bf16Lanes(v1))
+                               : _mm256_packus_epi32(Bf16LanesNotNan(v0), Bf16LanesNotNan(v1));
+    const __m256i r = _mm256_permute4x64_epi64(packed, 0xD8);  // [v0 | v1]
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p0), _mm256_castsi256_si128(r));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p1), _mm256_extracti128_si256(r, 1));
+  }
   // 16 values, one pack and one permute: [a0..3 b0..3 | a4..7 b4..7] ->
   // [a0..7 b0..7]. NaN is rare: one compare finds it in either vector,
   // and only then do the lanes pay for the quieting blend.

@@ -60,6 +60,11 @@ class ToSums {
  public:
   explicit ToSums(const GemmRowF32Args& a) : out_(a.out), ld_(a.nblocks * 16) {}
   void Store1(size_t x, size_t c, typename V::T v) const { V::Store(out_ + x * ld_ + c, v); }
+  // Pixels x and x + 1, one vector each.
+  void StorePixels2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
+    Store1(x, c, v0);
+    Store1(x + 1, c, v1);
+  }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
     Store1(x, c, v0);
     Store1(x, c + V::kLanes, v1);
@@ -88,6 +93,18 @@ class ToDst {
       V::StoreBf16(reinterpret_cast<uint16_t*>(dst_) + at, v);
     } else {
       V::StoreU(reinterpret_cast<float*>(dst_) + at, v);
+    }
+  }
+  void StorePixels2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
+    v0 = Activate<V, A>(V::Add(v0, V::LoadU(bias_ + c)), params_, base_ + c);
+    v1 = Activate<V, A>(V::Add(v1, V::LoadU(bias_ + c)), params_, base_ + c);
+    const size_t at = x * stride_ + c;
+    if (kBf16) {
+      uint16_t* p = reinterpret_cast<uint16_t*>(dst_) + at;
+      V::StoreBf16Split(p, p + stride_, v0, v1);
+    } else {
+      V::StoreU(reinterpret_cast<float*>(dst_) + at, v0);
+      V::StoreU(reinterpret_cast<float*>(dst_) + at + stride_, v1);
     }
   }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
@@ -207,6 +224,15 @@ void GemmRow(const GemmRowF32Args& a) {
   GemmBlocks<V, ToSums<V>>(a, fused_blocks, a.nblocks);
 }
 
+// A depthwise tile's M accumulators (pixels x0.., one vector of channels
+// at c), two pixels at a time (one BF16 pack for both).
+template <int M, class Sink, class T>
+inline void StorePixels(const Sink& sink, size_t x0, size_t c, const T* acc) {
+#pragma GCC unroll 4
+  for (int m = 0; m + 1 < M; m += 2) sink.StorePixels2(x0 + m, c, acc[m], acc[m + 1]);
+  if (M % 2 == 1) sink.Store1(x0 + M - 1, c, acc[M - 1]);
+}
+
 // Depthwise: M pixels x every channel, one vector of channels at a time;
 // each tap's weights are loaded once for the M pixels. Taps in (ky, kx)
 // order like the reference (a product of BF16 values is exact, so FMA
@@ -231,8 +257,7 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
         for (int m = 0; m < M; ++m) acc[m] = V::MulAdd(V::LoadU(s + m * a.pixel_stride), wv, acc[m]);
       }
     }
-#pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) sink.Store1(x0 + m, c, acc[m]);
+    StorePixels<M>(sink, x0, c, acc);
   }
 }
 
@@ -244,21 +269,27 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
 template <class V, class Sink, int K, int M>
 void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
-  const size_t channels = a.channels, cp = a.pixel_stride;
+  const size_t channels = a.channels, cp = a.pixel_stride, stride = cp * sizeof(float);
   const Sink sink(a);
   for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = V::Zero();
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-      const float* s = a.rows[ky] + x0 * cp + c;
+      // Pixel i's vector at b[i / 3] + (i % 3) * stride bytes: base +
+      // index * {1, 2} addresses from a few registers (as in Tile).
+      const char* b[(M + K + 1) / 3];
+#pragma GCC unroll 5
+      for (int j = 0; j < (M + K + 1) / 3; ++j) {
+        b[j] = reinterpret_cast<const char*>(a.rows[ky] + (x0 + 3 * j) * cp + c);
+      }
       const float* w = a.weight + ky * K * channels + c;
       T wv[K];
 #pragma GCC unroll 7
       for (int kx = 0; kx < K; ++kx) wv[kx] = V::Load(w + kx * channels);
 #pragma GCC unroll 14
       for (int i = 0; i < M + K - 1; ++i) {
-        const T sv = V::LoadU(s + i * cp);
+        const T sv = V::LoadU(reinterpret_cast<const float*>(b[i / 3] + (i % 3) * stride));
 #pragma GCC unroll 7
         for (int kx = K - 1; kx >= 0; --kx) {
           // Pixel m = i - kx: the larger kx first, so each pixel's taps
@@ -268,8 +299,7 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
         }
       }
     }
-#pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) sink.Store1(x0 + m, c, acc[m]);
+    StorePixels<M>(sink, x0, c, acc);
   }
 }
 
