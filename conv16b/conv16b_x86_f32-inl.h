@@ -440,6 +440,44 @@ void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t l
   if (cvec < nc) StoreOutput(g, e, sums + cvec, ld, n, oy, 0, p.dstW, c0 + cvec, nc - cvec, dst);
 }
 
+// NHWC dst with a transcendental activation: bias added and the result
+// stored in vectors of this ISA around one ActivateKernels() call per
+// chunk of whole pixels (StoreOutputVector's scalar loops cost as much as
+// the activation); the channel tail through StoreOutputVector.
+template <class V, bool kBf16>
+void StoreNhwcTranscendental(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                             size_t n, size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  constexpr size_t kChunk = 1024;
+  const size_t vec = nc / V::kLanes * V::kLanes;
+  if (vec == 0 || vec > kChunk) return StoreOutputVector(g, e, sums, ld, n, oy, 0, p.dstW, c0, nc, dst);
+  const ActivateFn activate = ActivateKernels().Best().fn;
+  alignas(64) float v[kChunk];
+  const size_t px = kChunk / vec;
+  for (size_t x = 0; x < p.dstW; x += px) {
+    const size_t npx = std::min(px, p.dstW - x);
+    for (size_t i = 0; i < npx; ++i) {
+      const float* s = sums + (x + i) * ld;
+      for (size_t j = 0; j < vec; j += V::kLanes) {
+        V::StoreU(v + i * vec + j, V::Add(V::LoadU(s + j), V::LoadU(e.bias + c0 + j)));
+      }
+    }
+    activate(e.activation, e.params, v, npx * vec);
+    for (size_t i = 0; i < npx; ++i) {
+      const size_t base = ((n * p.dstH + oy) * p.dstW + x + i) * p.dstC + c0;
+      for (size_t j = 0; j < vec; j += V::kLanes) {
+        const auto r = V::LoadU(v + i * vec + j);
+        if (kBf16) {
+          V::StoreBf16(reinterpret_cast<uint16_t*>(dst) + base + j, r);
+        } else {
+          V::StoreU(reinterpret_cast<float*>(dst) + base + j, r);
+        }
+      }
+    }
+  }
+  if (vec < nc) StoreOutputVector(g, e, sums + vec, ld, n, oy, 0, p.dstW, c0 + vec, nc - vec, dst);
+}
+
 template <class V>
 void StoreRow(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
               size_t oy, size_t c0, size_t nc, uint8_t* dst) {
@@ -455,7 +493,12 @@ void StoreRow(const Geometry& g, const Epilogue& e, const float* sums, size_t ld
     return;
   }
   // Elu, Mish, Swish, Gelu: the Highway kernels of ActivateKernels().
-  StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
+  if (nhwc) {
+    (bf16 ? StoreNhwcTranscendental<V, true> : StoreNhwcTranscendental<V, false>)(g, e, sums, ld, n, oy, c0, nc,
+                                                                                dst);
+  } else {
+    StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
+  }
 }
 
 // Fp32ToBf16 of SPEC.md §2 on 4 lanes, kept as FP32 (the BF16 value's
