@@ -31,7 +31,8 @@ struct Avx2 {
   static __m256i Bf16Lanes(T v) {
     const __m256i quiet =
         _mm256_or_si256(_mm256_srli_epi32(_mm256_castps_si256(v), 16), _mm256_set1_epi32(0x0040));
-    return _mm256_blendv_epi8(Bf16LanesNotNan(v), quiet, _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
+    const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    return _mm256_blendv_epi8(Bf16LanesNotNan(v), quiet, _mm256_castps_si256(nan));
   }
   // Bf16Lanes for lanes that hold no NaN: the rounding alone.
   static __m256i Bf16LanesNotNan(T v) {

@@ -4,6 +4,7 @@
 // (AVX-512) and a vdpbf16ps loop (AVX512-BF16).
 #include <memory>
 #include <random>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,30 @@ void RegisterAll() {
     for (const Variant& v : kOtherVariants) {
       Register(std::string("Conv16b/selected/") + shape.label + "/" + v.label, shape, v, nullptr,
                Isa::kRef);
+    }
+  }
+  // The transcendental activations of the epilogues on 1024 values in L1:
+  // values per second (items) for every kernel of ActivateKernels().
+  for (const auto& k : conv16b_internal::ActivateKernels().all()) {
+    for (Activation a :
+         {Activation::kElu, Activation::kMish, Activation::kSwish, Activation::kGelu}) {
+      const std::string label = std::string("Activate/") + k.name + "/" + ActivationName(a);
+      benchmark::RegisterBenchmark(label.c_str(), [k, a](benchmark::State& state) {
+        if (!testing::SkipUnlessSupported(state, k.isa)) return;
+        // The values are reset every iteration (a 4 KB copy): applied in
+        // place again and again they would shrink into denormals.
+        AlignedVector<float> src(1024), v(1024);
+        for (size_t i = 0; i < src.size(); ++i) {
+          src[i] = static_cast<float>(static_cast<int>(i % 97) - 48) / 8;  // -6 .. 6
+        }
+        const float params[2] = {1.0f, 0.0f};
+        for (auto _ : state) {
+          std::memcpy(v.data(), src.data(), v.size() * sizeof(float));
+          k.fn(a, params, v.data(), v.size());
+          benchmark::DoNotOptimize(v.data());
+        }
+        state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * v.size()));
+      });
     }
   }
   // Memory-bound comparisons (depthwise, NCHW): copying the BF16 NHWC

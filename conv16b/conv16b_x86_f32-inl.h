@@ -494,8 +494,8 @@ void StoreRow(const Geometry& g, const Epilogue& e, const float* sums, size_t ld
   }
   // Elu, Mish, Swish, Gelu: the Highway kernels of ActivateKernels().
   if (nhwc) {
-    (bf16 ? StoreNhwcTranscendental<V, true> : StoreNhwcTranscendental<V, false>)(g, e, sums, ld, n, oy, c0, nc,
-                                                                                dst);
+    (bf16 ? StoreNhwcTranscendental<V, true>
+          : StoreNhwcTranscendental<V, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
   } else {
     StoreOutputVector(g, e, sums, ld, n, oy, 0, g.p.dstW, c0, nc, dst);
   }
