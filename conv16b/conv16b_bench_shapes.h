@@ -1,5 +1,6 @@
-// The convolution shapes of issue 6 (ResNet-50, MobileNet, a stem), shared by
-// conv16b_bench and conv16b_onednn_bench so both time the same list.
+// The convolution shapes of issues 6 and 12 (ResNet-50, MobileNet, stems, a
+// grouped layer), shared by conv16b_bench and conv16b_onednn_bench so both
+// time the same list.
 #ifndef SYNOPS_CONV16B_CONV16B_BENCH_SHAPES_H_
 #define SYNOPS_CONV16B_CONV16B_BENCH_SHAPES_H_
 
@@ -18,6 +19,7 @@ namespace conv16b_bench {
 struct Shape {
   const char* label;
   size_t ic, ih, iw, oc, k, stride, pad, group;
+  bool time_ref = true;  // conv16b_bench times ref::direct too (slow under qemu)
 };
 
 inline constexpr Shape kShapes[] = {
@@ -32,6 +34,13 @@ inline constexpr Shape kShapes[] = {
     {"mobilenet_dw3x3_32_112", 32, 112, 112, 32, 3, 1, 1, 32},
     {"mobilenet_dw7x7_256_14", 256, 14, 14, 256, 7, 1, 3, 256},
     {"stem_3_32_224_s2", 3, 224, 224, 32, 3, 2, 1, 1},
+    // The shapes users run that issue 12 added.
+    {"resnet_3x3_s2_128_256_28", 128, 28, 28, 256, 3, 2, 1, 1, false},
+    {"stem_7x7_3_64_224_s2", 3, 224, 224, 64, 7, 2, 3, 1, false},
+    {"mobilenet_dw3x3_144_56", 144, 56, 56, 144, 3, 1, 1, 144, false},
+    {"mobilenet_dw3x3_s2_96_112", 96, 112, 112, 96, 3, 2, 1, 96, false},
+    {"mobilenet_dw3x3_512_14", 512, 14, 14, 512, 3, 1, 1, 512, false},
+    {"group4_3x3_64_64_28", 64, 28, 28, 64, 3, 1, 1, 4, false},
 };
 
 // `s` as a problem (batch 1) in the given layout, types and activation,
