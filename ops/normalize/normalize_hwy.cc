@@ -142,12 +142,71 @@ HWY_INLINE float Term(float v, float m) {
 // order, or in reverse order of groups if kBackward (a second pass over a
 // tensor larger than L2 then starts on the part the first pass left in
 // cache). `mean` is read only for kSqDev.
+//
+// A row of at most four whole vectors (NHWC with few channels) keeps its
+// accumulators in registers for the whole pass, in the same order of
+// additions: loading and storing acc for every group of four rows (in a
+// call per group: the lambdas were not inlined) was most of the pass at
+// 64 channels.
+template <RowTerm kT, bool kBackward, size_t kV, class T>
+HWY_INLINE void RowsAccumulateInRegisters(const T* HWY_RESTRICT x, size_t rows, size_t stride,
+                                          const float* HWY_RESTRICT mean, float* HWY_RESTRICT acc) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  VF a[kV], m[kV];
+#pragma GCC unroll 4
+  for (size_t k = 0; k < kV; ++k) {
+    a[k] = hn::LoadU(d, acc + k * N);
+    m[k] = kT == kSqDev ? hn::LoadU(d, mean + k * N) : hn::Zero(d);
+  }
+  const auto four = [&](size_t s) HWY_ATTR __attribute__((always_inline)) {
+    const T* HWY_RESTRICT r = x + s * stride;
+#pragma GCC unroll 4
+    for (size_t k = 0; k < kV; ++k) {
+      const size_t j = k * N;
+      const VF p = hn::Add(Term<kT>(LoadT(d, r + j), m[k]), Term<kT>(LoadT(d, r + stride + j), m[k]));
+      const VF q = hn::Add(Term<kT>(LoadT(d, r + 2 * stride + j), m[k]),
+                           Term<kT>(LoadT(d, r + 3 * stride + j), m[k]));
+      a[k] = hn::Add(a[k], hn::Add(p, q));
+    }
+  };
+  const auto one = [&](size_t s) HWY_ATTR __attribute__((always_inline)) {
+    const T* HWY_RESTRICT r = x + s * stride;
+#pragma GCC unroll 4
+    for (size_t k = 0; k < kV; ++k) a[k] = hn::Add(a[k], Term<kT>(LoadT(d, r + k * N), m[k]));
+  };
+  const size_t whole = rows - rows % 4;
+  if (kBackward) {
+    for (size_t s = rows; s > whole;) one(--s);
+    for (size_t s = whole; s >= 4;) four(s -= 4);
+  } else {
+    for (size_t s = 0; s < whole; s += 4) four(s);
+    for (size_t s = whole; s < rows; ++s) one(s);
+  }
+#pragma GCC unroll 4
+  for (size_t k = 0; k < kV; ++k) hn::StoreU(a[k], d, acc + k * N);
+}
+
 template <RowTerm kT, bool kBackward = false, class T>
 void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t stride,
                     const float* HWY_RESTRICT mean, float* HWY_RESTRICT acc) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  const auto four = [&](size_t s) HWY_ATTR {
+  if (len % N == 0) {
+    switch (len / N) {
+      case 1:
+        return RowsAccumulateInRegisters<kT, kBackward, 1>(x, rows, stride, mean, acc);
+      case 2:
+        return RowsAccumulateInRegisters<kT, kBackward, 2>(x, rows, stride, mean, acc);
+      case 3:
+        return RowsAccumulateInRegisters<kT, kBackward, 3>(x, rows, stride, mean, acc);
+      case 4:
+        return RowsAccumulateInRegisters<kT, kBackward, 4>(x, rows, stride, mean, acc);
+      default:
+        break;
+    }
+  }
+  const auto four = [&](size_t s) HWY_ATTR __attribute__((always_inline)) {
     const T* HWY_RESTRICT r = x + s * stride;
     size_t j = 0;
     for (; j + N <= len; j += N) {
@@ -163,7 +222,7 @@ void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t str
                 (Term<kT>(ToF(r[2 * stride + j]), m) + Term<kT>(ToF(r[3 * stride + j]), m));
     }
   };
-  const auto one = [&](size_t s) HWY_ATTR {
+  const auto one = [&](size_t s) HWY_ATTR __attribute__((always_inline)) {
     const T* HWY_RESTRICT r = x + s * stride;
     size_t j = 0;
     for (; j + N <= len; j += N) {
