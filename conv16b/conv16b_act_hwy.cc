@@ -41,42 +41,36 @@ struct Pack {
 };
 template <size_t N>
 struct MaskPack {
-  hn::Mask<DF> m[N];
+  hn::Mask<DF> v[N];
 };
 #define SYNOPS_EACH(N, expr)                                     \
   _Pragma("GCC unroll 4") for (size_t k = 0; k < N; ++k) expr;
-#define SYNOPS_PACK_OP(Name, Params, Args)                       \
+// Name(Params) on each of the N vectors, as a Pack (R = Pack) or a
+// MaskPack of the results.
+#define SYNOPS_PACK_OP(R, Name, Params, Args)                    \
   template <size_t N>                                            \
-  HWY_INLINE Pack<N> Name Params {                               \
-    Pack<N> r;                                                   \
+  HWY_INLINE R<N> Name Params {                                  \
+    R<N> r;                                                      \
     SYNOPS_EACH(N, r.v[k] = hn::Name Args)                       \
     return r;                                                    \
   }
-SYNOPS_PACK_OP(Abs, (Pack<N> a), (a.v[k]))
-SYNOPS_PACK_OP(Neg, (Pack<N> a), (a.v[k]))
-SYNOPS_PACK_OP(Add, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_PACK_OP(Sub, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_PACK_OP(Mul, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_PACK_OP(Div, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_PACK_OP(Min, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_PACK_OP(Max, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_PACK_OP(MulAdd, (Pack<N> a, Pack<N> b, Pack<N> c), (a.v[k], b.v[k], c.v[k]))
-SYNOPS_PACK_OP(NegMulAdd, (Pack<N> a, Pack<N> b, Pack<N> c), (a.v[k], b.v[k], c.v[k]))
-SYNOPS_PACK_OP(Exp, (DF d, Pack<N> a), (d, a.v[k]))
-SYNOPS_PACK_OP(Expm1, (DF d, Pack<N> a), (d, a.v[k]))
-SYNOPS_PACK_OP(IfThenElse, (MaskPack<N> m, Pack<N> a, Pack<N> b), (m.m[k], a.v[k], b.v[k]))
+SYNOPS_PACK_OP(Pack, Abs, (Pack<N> a), (a.v[k]))
+SYNOPS_PACK_OP(Pack, Neg, (Pack<N> a), (a.v[k]))
+SYNOPS_PACK_OP(Pack, Add, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(Pack, Sub, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(Pack, Mul, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(Pack, Div, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(Pack, Min, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(Pack, Max, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(Pack, MulAdd, (Pack<N> a, Pack<N> b, Pack<N> c), (a.v[k], b.v[k], c.v[k]))
+SYNOPS_PACK_OP(Pack, NegMulAdd, (Pack<N> a, Pack<N> b, Pack<N> c), (a.v[k], b.v[k], c.v[k]))
+SYNOPS_PACK_OP(Pack, Exp, (DF d, Pack<N> a), (d, a.v[k]))
+SYNOPS_PACK_OP(Pack, Expm1, (DF d, Pack<N> a), (d, a.v[k]))
+SYNOPS_PACK_OP(Pack, IfThenElse, (MaskPack<N> m, Pack<N> a, Pack<N> b), (m.v[k], a.v[k], b.v[k]))
+SYNOPS_PACK_OP(MaskPack, Ge, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(MaskPack, Gt, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
+SYNOPS_PACK_OP(MaskPack, IsNaN, (Pack<N> a), (a.v[k]))
 #undef SYNOPS_PACK_OP
-#define SYNOPS_MASK_OP(Name, Params, Args)                       \
-  template <size_t N>                                            \
-  HWY_INLINE MaskPack<N> Name Params {                           \
-    MaskPack<N> r;                                               \
-    SYNOPS_EACH(N, r.m[k] = hn::Name Args)                       \
-    return r;                                                    \
-  }
-SYNOPS_MASK_OP(Ge, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_MASK_OP(Gt, (Pack<N> a, Pack<N> b), (a.v[k], b.v[k]))
-SYNOPS_MASK_OP(IsNaN, (Pack<N> a), (a.v[k]))
-#undef SYNOPS_MASK_OP
 template <size_t N>
 HWY_INLINE Pack<N> Set(DF d, float c) {
   Pack<N> r;

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "conv16b/conv16b.h"
@@ -209,19 +210,34 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
   }
 }
 
+// Runs run(Sink*, begin, end) over [0, total) units: with a.fused, the
+// units [0, fused) through ToDst (the activation and BF16-or-FP32 dst of
+// the epilogue) and the rest through ToSums; without, all through ToSums.
+template <class V, class Run>
+void WithSinks(const GemmRowF32Args& a, size_t fused, size_t total, Run run) {
+  size_t done = 0;
+  if (a.fused != nullptr) {
+    const bool bf16 = a.fused->bf16;
+    if (WithVectorActivation(a.fused->epilogue->activation, [&](auto act) {
+          constexpr Activation A = decltype(act)::value;
+          if (bf16) {
+            run(static_cast<ToDst<V, A, true>*>(nullptr), size_t{0}, fused);
+          } else {
+            run(static_cast<ToDst<V, A, false>*>(nullptr), size_t{0}, fused);
+          }
+        })) {
+      done = fused;
+    }
+  }
+  run(static_cast<ToSums<V>*>(nullptr), done, total);
+}
+
 template <class V>
 void GemmRow(const GemmRowF32Args& a) {
-  size_t fused_blocks = 0;
-  if (a.fused != nullptr) {
-    fused_blocks = a.fused->channels / 16;
-    const bool bf16 = a.fused->bf16;
-    const bool vector = WithVectorActivation(a.fused->epilogue->activation, [&](auto act) {
-      constexpr Activation A = decltype(act)::value;
-      (bf16 ? GemmBlocks<V, ToDst<V, A, true>> : GemmBlocks<V, ToDst<V, A, false>>)(a, 0, fused_blocks);
-    });
-    if (!vector) fused_blocks = 0;
-  }
-  GemmBlocks<V, ToSums<V>>(a, fused_blocks, a.nblocks);
+  const size_t fused_blocks = a.fused != nullptr ? a.fused->channels / 16 : 0;
+  WithSinks<V>(a, fused_blocks, a.nblocks, [&](auto* sink, size_t nb0, size_t nb1) {
+    GemmBlocks<V, std::remove_pointer_t<decltype(sink)>>(a, nb0, nb1);
+  });
 }
 
 // A depthwise tile's M accumulators (pixels x0.., one vector of channels
@@ -351,17 +367,10 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
 // [tap][channels]. With `fused`, its channels go straight to dst.
 template <class V>
 void DepthwiseRow(const GemmRowF32Args& a) {
-  size_t fused = 0;
-  if (a.fused != nullptr) {
-    fused = a.fused->channels;
-    const bool bf16 = a.fused->bf16;
-    const bool vector = WithVectorActivation(a.fused->epilogue->activation, [&](auto act) {
-      constexpr Activation A = decltype(act)::value;
-      (bf16 ? DepthwiseChannels<V, ToDst<V, A, true>> : DepthwiseChannels<V, ToDst<V, A, false>>)(a, 0, fused);
-    });
-    if (!vector) fused = 0;
-  }
-  DepthwiseChannels<V, ToSums<V>>(a, fused, a.channels);
+  const size_t fused = a.fused != nullptr ? a.fused->channels : 0;
+  WithSinks<V>(a, fused, a.channels, [&](auto* sink, size_t c0, size_t c1) {
+    DepthwiseChannels<V, std::remove_pointer_t<decltype(sink)>>(a, c0, c1);
+  });
 }
 
 // Fp32ToBf16 of SPEC.md §2 on 4 lanes (round to nearest even on the bit

@@ -135,6 +135,20 @@ HWY_INLINE float Term(float v, float m) {
   return (v - m) * (v - m);
 }
 
+// ForRowGroups: four(s) for each group of four rows from s, one(s) for
+// the rows left over, in memory order (or the reverse if kBackward).
+template <bool kBackward, class F4, class F1>
+HWY_INLINE void ForRowGroups(size_t rows, const F4& four, const F1& one) {
+  const size_t whole = rows - rows % 4;  // rows in groups of four
+  if (kBackward) {
+    for (size_t s = rows; s > whole;) one(--s);
+    for (size_t s = whole; s >= 4;) four(s -= 4);
+  } else {
+    for (size_t s = 0; s < whole; s += 4) four(s);
+    for (size_t s = whole; s < rows; ++s) one(s);
+  }
+}
+
 // acc[j] += sum over `rows` rows r of Term(x[r * stride + j]), j < len
 // (NHWC: a position's channels, rows = positions; NCHW: a chunk of
 // positions, rows = channels). Four rows are added in registers at a time
@@ -175,14 +189,7 @@ HWY_INLINE void RowsAccumulateInRegisters(const T* HWY_RESTRICT x, size_t rows, 
 #pragma GCC unroll 4
     for (size_t k = 0; k < kV; ++k) a[k] = hn::Add(a[k], Term<kT>(LoadT(d, r + k * N), m[k]));
   };
-  const size_t whole = rows - rows % 4;
-  if (kBackward) {
-    for (size_t s = rows; s > whole;) one(--s);
-    for (size_t s = whole; s >= 4;) four(s -= 4);
-  } else {
-    for (size_t s = 0; s < whole; s += 4) four(s);
-    for (size_t s = whole; s < rows; ++s) one(s);
-  }
+  ForRowGroups<kBackward>(rows, four, one);
 #pragma GCC unroll 4
   for (size_t k = 0; k < kV; ++k) hn::StoreU(a[k], d, acc + k * N);
 }
@@ -231,14 +238,7 @@ void RowsAccumulate(const T* HWY_RESTRICT x, size_t len, size_t rows, size_t str
     }
     for (; j < len; ++j) acc[j] += Term<kT>(ToF(r[j]), kT == kSqDev ? mean[j] : 0.0f);
   };
-  const size_t whole = rows - rows % 4;  // rows in groups of four
-  if (kBackward) {
-    for (size_t s = rows; s > whole;) one(--s);
-    for (size_t s = whole; s >= 4;) four(s -= 4);
-  } else {
-    for (size_t s = 0; s < whole; s += 4) four(s);
-    for (size_t s = whole; s < rows; ++s) one(s);
-  }
+  ForRowGroups<kBackward>(rows, four, one);
 }
 
 // y[j] = fv(j) (a vector) for j < len, fs(j) for single elements. With
