@@ -118,6 +118,19 @@ struct B16 {
   static HWY_INLINE VF LoadPart(DF d, const uint16_t* HWY_RESTRICT p, size_t n) {
 #if SYNOPS_SOFTMAX_MASKED_16
     return Widen(d, hn::MaskedLoad(hn::FirstN(D16(), n), D16(), p));
+#elif HWY_TARGET == HWY_AVX2
+    // n < 8: n / 2 whole 32-bit words by VPMASKMOVD and an odd last element
+    // blended in (a memcpy call per row tail made count-49 BF16 rows 2.8x
+    // the time of FP32).
+    const __m128i words = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(n / 2)),
+                                          _mm_setr_epi32(0, 1, 2, 3));
+    __m128i v = _mm_maskload_epi32(reinterpret_cast<const int*>(p), words);
+    if (n & 1) {
+      const __m128i lane = _mm_cmpeq_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7),
+                                           _mm_set1_epi16(static_cast<int16_t>(n - 1)));
+      v = _mm_blendv_epi8(v, _mm_set1_epi16(static_cast<int16_t>(p[n - 1])), lane);
+    }
+    return Widen(d, hn::Vec<D16>{v});
 #else
     HWY_ALIGN uint16_t buf[hn::MaxLanes(D16())] = {};
     std::memcpy(buf, p, n * sizeof(uint16_t));
@@ -130,6 +143,17 @@ struct B16 {
   static HWY_INLINE void StorePart(VF v, DF d, uint16_t* HWY_RESTRICT p, size_t n) {
 #if SYNOPS_SOFTMAX_MASKED_16
     hn::BlendedStore(Round(d, v), hn::FirstN(D16(), n), D16(), p);
+#elif HWY_TARGET == HWY_AVX2
+    // As LoadPart: whole words by VPMASKMOVD, an odd last element alone.
+    const __m128i r = Round(d, v).raw;
+    const __m128i words = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(n / 2)),
+                                          _mm_setr_epi32(0, 1, 2, 3));
+    _mm_maskstore_epi32(reinterpret_cast<int*>(p), words, r);
+    if (n & 1) {
+      HWY_ALIGN uint16_t buf[8];
+      _mm_store_si128(reinterpret_cast<__m128i*>(buf), r);
+      p[n - 1] = buf[n - 1];
+    }
 #else
     HWY_ALIGN uint16_t buf[hn::MaxLanes(D16())];
     hn::Store(Round(d, v), D16(), buf);
