@@ -10,11 +10,13 @@
 //   5. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
 //   6. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
 //   7. amx_bf16::nhwc_im2row       the other non-depthwise geometries
-//   8. avx512bf16::nhwc_gemm       any geometry
-//   9. avx512::nhwc_gemm           any geometry
-//  10. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
-//  11. sse41::nhwc_gemm            any geometry (FP32)
-//  12. ref::direct                 any geometry
+//   8. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
+//   9. avx512bf16::nhwc_gemm       any geometry
+//  10. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
+//  11. avx512::nhwc_gemm           any geometry
+//  12. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
+//  13. sse41::nhwc_gemm            any geometry (FP32)
+//  14. ref::direct                 any geometry
 // aarch64:
 //   1. neon::nhwc_depthwise        depthwise
 //   2. neon_bf16::nhwc_gemm        any geometry (BFDOT)
@@ -51,6 +53,10 @@ bool AmxNchwFits(const Geometry& g) {
 
 bool AmxIm2RowFits(const Geometry& g) { return g.icg % 32 != 0 && !IsDepthwise(g); }
 
+bool Im2RowFits(const Geometry& g) {
+  return g.icg < 8 && g.p.kernelY * g.p.kernelX > 1 && !IsDepthwise(g);
+}
+
 namespace {
 
 template <auto kMake, auto... kArgs>
@@ -80,8 +86,12 @@ std::vector<AlgorithmSpec> SelectionList() {
       {"amx_bf16::nchw_gemm", Isa::kAmxBf16, AmxNchwFits, AmxNchw},
       {"amx_bf16::nhwc_gemm", Isa::kAmxBf16, AmxFits, AmxNhwc},
       {"amx_bf16::nhwc_im2row", Isa::kAmxBf16, AmxIm2RowFits, AmxIm2Row},
+      {"avx512bf16::nhwc_im2row", Isa::kAvx512Bf16, Im2RowFits,
+       Make<MakeNhwcIm2Row, GemmRowAvx512Bf16, StoreRowAvx512>},
       {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, AnyGeometry,
        Make<MakeNhwcGemm, GemmRowAvx512Bf16, StoreRowAvx512>},
+      {"avx512::nhwc_im2row", Isa::kAvx512, Im2RowFits,
+       Make<MakeNhwcIm2Row, GemmRowAvx512, StoreRowAvx512>},
       {"avx512::nhwc_gemm", Isa::kAvx512, AnyGeometry,
        Make<MakeNhwcGemm, GemmRowAvx512, StoreRowAvx512>},
       {"avx2::nhwc_gemm", Isa::kAvx2, AnyGeometry,

@@ -23,6 +23,10 @@ bool AmxFits(const Geometry& g);
 bool AmxNchwFits(const Geometry& g);
 // Groups that are not whole 32-channel chunks, except depthwise.
 bool AmxIm2RowFits(const Geometry& g);
+// Few input channels per group (icg < 8) and a kernel of more than one
+// tap, except depthwise: the stems, where the direct GEMM's K loop is a
+// pair or two per tap.
+bool Im2RowFits(const Geometry& g);
 
 // ---- conv16b_gemm_driver.cc: nhwc_gemm, any geometry. Direct convolution
 // over pair-interleaved packed weights with a GEMM row microkernel, reading
@@ -70,6 +74,10 @@ struct AmxStoreContext {
 std::unique_ptr<Algorithm> MakeAmxGemm(const Geometry& g, const AmxKernels& k);
 std::unique_ptr<Algorithm> MakeAmxNchwGemm(const Geometry& g, const AmxKernels& k);
 std::unique_ptr<Algorithm> MakeAmxIm2Row(const Geometry& g, const AmxKernels& k);
+
+// ---- conv16b_im2row.cc: nhwc_im2row for AVX-512 (Im2RowFits): the same
+// gather, one output row at a time, through an AVX-512 GEMM row kernel.
+std::unique_ptr<Algorithm> MakeNhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store);
 #endif
 
 }  // namespace conv16b_internal

@@ -1,5 +1,6 @@
-// amx nhwc_im2row (conv16b_drivers.h): im2row bands multiplied by the AMX
-// image kernel as a 1x1 convolution.
+// nhwc_im2row (conv16b_drivers.h): im2row rows multiplied as a 1x1
+// convolution, by the AMX image kernel (bands of output rows) or an AVX-512
+// GEMM row kernel (one output row at a time).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -18,22 +19,16 @@ namespace conv16b_internal {
 #if defined(__x86_64__)
 namespace {
 
-// AMX for input-channel groups that are not whole 32-channel chunks (the
-// 3-channel stem, 16- or 24-channel layers): bands of output rows are
-// gathered into im2row rows of K = kernelY * kernelX * icg values padded to
-// a multiple of 32, and multiplied as a 1x1 convolution.
-class AmxIm2Row : public PackedGemm {
+// The gather of Im2RowAvx512: im2row rows of K = kernelY * kernelX * icg
+// values (taps in (ky, kx) order, a tap's icg channels in order) at a
+// pitch of kp = K rounded up to 32, zero past K, from a PaddedSource with
+// icp = icg. Each 32-element chunk of a row is a few masked loads
+// ("pieces") from the source window.
+class Im2RowGather {
  public:
-  AmxIm2Row(const Geometry& g, const AmxKernels& k)
-      : PackedGemm(g, g.icg, RoundUp(g.p.kernelY * g.p.kernelX * g.icg, 32)),
-        k_(k),
-        pad_(g, g.icg) {
+  Im2RowGather(const Geometry& g, const PaddedSource& pad) : pad_(pad) {
     const ConvParams& p = g.p;
     kp_ = RoundUp(p.kernelY * p.kernelX * g.icg, 32);
-    nblocks_ = (g.ocg + 15) / 16;
-    // A band of whole output rows of about 32 KiB of im2row rows.
-    band_rows_ = std::max<size_t>(1, std::min(p.dstH, 32768 / (kp_ * 2 * p.dstW)));
-    band_pixels_ = band_rows_ * p.dstW;
     // Taps of one kernel row are one run of source pixels when dilationX is
     // 1 and a pixel is exactly the group's channels.
     const bool runs = p.dilationX == 1 && p.group == 1;
@@ -65,6 +60,58 @@ class AmxIm2Row : public PackedGemm {
     }
   }
 
+  size_t kp() const { return kp_; }
+
+  // The arguments for rows written to `out`; the caller sets src, p0, npix.
+  Im2RowArgs Args(const ConvParams& p, uint16_t* out) const {
+    Im2RowArgs im;
+    im.pw = pad_.pw;
+    im.cp = pad_.cp;
+    im.stride_y = p.strideY;
+    im.stride_x = p.strideX;
+    im.dst_w = p.dstW;
+    im.chunk = chunk_.data();
+    im.offset = offset_.data();
+    im.mask = mask_.data();
+    im.npieces = chunk_.size();
+    im.kp = kp_;
+    im.out = out;
+    return im;
+  }
+
+ private:
+  const PaddedSource& pad_;
+  size_t kp_;
+  struct Piece {
+    size_t chunk;
+    ptrdiff_t offset;
+    uint32_t mask;
+  };
+  std::vector<Piece> pieces_;
+  std::vector<size_t> chunk_;
+  std::vector<ptrdiff_t> offset_;
+  std::vector<uint32_t> mask_;
+};
+
+// AMX for input-channel groups that are not whole 32-channel chunks (the
+// 3-channel stem, 16- or 24-channel layers): bands of output rows are
+// gathered into im2row rows of K = kernelY * kernelX * icg values padded to
+// a multiple of 32, and multiplied as a 1x1 convolution.
+class AmxIm2Row : public PackedGemm {
+ public:
+  AmxIm2Row(const Geometry& g, const AmxKernels& k)
+      : PackedGemm(g, g.icg, RoundUp(g.p.kernelY * g.p.kernelX * g.icg, 32)),
+        k_(k),
+        pad_(g, g.icg),
+        gather_(g, pad_) {
+    const ConvParams& p = g.p;
+    kp_ = gather_.kp();
+    nblocks_ = (g.ocg + 15) / 16;
+    // A band of whole output rows of about 32 KiB of im2row rows.
+    band_rows_ = std::max<size_t>(1, std::min(p.dstH, 32768 / (kp_ * 2 * p.dstW)));
+    band_pixels_ = band_rows_ * p.dstW;
+  }
+
   size_t ExternalBufferSize() const override {
     return pad_.Bytes() + 64 + (band_pixels_ + 32) * kp_ * sizeof(uint16_t) + 64;
   }
@@ -78,18 +125,7 @@ class AmxIm2Row : public PackedGemm {
     std::memset(rows + band_pixels_ * kp_, 0, 32 * kp_ * sizeof(uint16_t));
     const size_t zero_tap = 0;
     AmxStoreContext ctx{&geo_, &e, 0, 0, p.dstW, 0, dst};
-    Im2RowArgs im;
-    im.pw = pad_.pw;
-    im.cp = pad_.cp;
-    im.stride_y = p.strideY;
-    im.stride_x = p.strideX;
-    im.dst_w = p.dstW;
-    im.chunk = chunk_.data();
-    im.offset = offset_.data();
-    im.mask = mask_.data();
-    im.npieces = chunk_.size();
-    im.kp = kp_;
-    im.out = rows;
+    Im2RowArgs im = gather_.Args(p, rows);
     AmxImageArgs a;
     a.src = rows;
     a.rows = 1;
@@ -126,19 +162,80 @@ class AmxIm2Row : public PackedGemm {
  private:
   AmxKernels k_;
   PaddedSource pad_;
+  Im2RowGather gather_;
   size_t kp_, nblocks_, band_rows_, band_pixels_;
-  struct Piece {
-    size_t chunk;
-    ptrdiff_t offset;
-    uint32_t mask;
-  };
-  std::vector<Piece> pieces_;
-  std::vector<size_t> chunk_;
-  std::vector<ptrdiff_t> offset_;
-  std::vector<uint32_t> mask_;
+};
+
+// AVX-512 for groups of few input channels (stems): each output row's
+// im2row rows (Im2RowGather, pitch kp) multiplied by a GEMM row kernel as a
+// 1x1 convolution over K = kernelY * kernelX * icg rounded up to a pair,
+// instead of a K loop of ceil(icg / 2) pairs per tap (3 channels: 2 pairs,
+// a third of them zero, and a loop per tap).
+class NhwcIm2Row : public PackedGemm {
+ public:
+  NhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store)
+      : PackedGemm(g, g.icg, RoundUp(g.p.kernelY * g.p.kernelX * g.icg, 2)),
+        row_(row),
+        store_(store),
+        pad_(g, g.icg),
+        gather_(g, pad_) {
+    nblocks_ = (g.ocg + 15) / 16;
+  }
+
+  size_t ExternalBufferSize() const override {
+    const ConvParams& p = geo_.p;
+    return pad_.Bytes() + 64 + p.dstW * gather_.kp() * sizeof(uint16_t) + 64 +
+           p.dstW * nblocks_ * 16 * sizeof(float) + 64;
+  }
+
+  void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
+               const Epilogue& e) const override {
+    const ConvParams& p = geo_.p;
+    uint8_t* cursor = Align64(buf);
+    uint16_t* padded = reinterpret_cast<uint16_t*>(cursor);
+    cursor = Align64(cursor + pad_.Bytes());
+    uint16_t* rows = reinterpret_cast<uint16_t*>(cursor);
+    cursor = Align64(cursor + p.dstW * gather_.kp() * sizeof(uint16_t));
+    float* sums = reinterpret_cast<float*>(cursor);
+    Im2RowArgs im = gather_.Args(p, rows);
+    im.npix = p.dstW;
+    GemmRowArgs a;
+    a.src = rows;
+    a.pixel_stride = gather_.kp();
+    a.ky_stride = a.kx_stride = 0;
+    a.kernel_y = a.kernel_x = 1;
+    a.pairs = RoundUp(p.kernelY * p.kernelX * geo_.icg, 2) / 2;  // zeros past K
+    a.nblocks = nblocks_;
+    a.width = p.dstW;
+    a.out = sums;
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      pad_.Fill(geo_, src, n, padded);
+      for (size_t oy = 0; oy < p.dstH; ++oy) {
+        for (size_t gr = 0; gr < p.group; ++gr) {
+          im.src = padded + gr * geo_.icg;
+          im.p0 = oy * p.dstW;
+          Im2RowAvx512(im);
+          a.weight = GroupWeights(gr);
+          row_(a);
+          store_(geo_, e, sums, nblocks_ * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
+        }
+      }
+    }
+  }
+
+ private:
+  GemmRowFn row_;
+  StoreRowFn store_;
+  PaddedSource pad_;
+  Im2RowGather gather_;
+  size_t nblocks_;
 };
 
 }  // namespace
+
+std::unique_ptr<Algorithm> MakeNhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store) {
+  return std::make_unique<NhwcIm2Row>(g, row, store);
+}
 
 std::unique_ptr<Algorithm> MakeAmxIm2Row(const Geometry& g, const AmxKernels& k) {
   return std::make_unique<AmxIm2Row>(g, k);

@@ -426,7 +426,8 @@ TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {
   nchw.srcF = nchw.dstF = TensorFormat::kNchw;
   for (const ConvParams& other : {Params(16, 6, 13, 16, 3, 3, 1, 1, 1, 16),  // depthwise
                                   Params(32, 5, 19, 20, 3, 3, 1, 1, 1),      // 32-channel groups
-                                  nchw}) {
+                                  nchw,
+                                  Params(3, 9, 13, 20, 3, 3, 2, 1, 1)}) {  // a stem (im2row)
     if (spec->supports(*geometry)) break;
     pr.p = other;
     geometry = conv16b_internal::Validate(pr.batch, pr.p);
@@ -668,12 +669,14 @@ TEST(Conv16bSelection, RulesOfEveryCpuClass) {
   EXPECT_EQ(pick(nchw3, Isa::kAmxBf16), "amx_bf16::nhwc_gemm");
   EXPECT_EQ(pick(depthwise, Isa::kAmxBf16), "avx512bf16::nhwc_depthwise");
   // AVX512-BF16 without AMX (Zen 4/5, Cooper Lake).
-  for (const ConvParams& p : {dense, amx, nchw, stem}) {
+  for (const ConvParams& p : {dense, amx, nchw}) {
     EXPECT_EQ(pick(p, Isa::kAvx512Bf16), "avx512bf16::nhwc_gemm");
   }
+  EXPECT_EQ(pick(stem, Isa::kAvx512Bf16), "avx512bf16::nhwc_im2row");
   EXPECT_EQ(pick(depthwise, Isa::kAvx512Bf16), "avx512bf16::nhwc_depthwise");
   // AVX-512 (Skylake-X).
   EXPECT_EQ(pick(dense, Isa::kAvx512), "avx512::nhwc_gemm");
+  EXPECT_EQ(pick(stem, Isa::kAvx512), "avx512::nhwc_im2row");
   EXPECT_EQ(pick(depthwise, Isa::kAvx512), "avx512::nhwc_depthwise");
   // AVX2 + FMA (every x86 core since Haswell / Zen 1 without AVX-512).
   for (const ConvParams& p : {dense, amx, nchw, stem}) {
