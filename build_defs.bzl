@@ -72,11 +72,13 @@ def synops_test(name, deps = [], copts = [], **kwargs):
         **kwargs
     )
 
-def synops_benchmark(name, deps = [], copts = [], smoke_args = [], **kwargs):
+def synops_benchmark(name, deps = [], copts = [], smoke_args = [], smoke_size = "medium", **kwargs):
     """A benchmark binary `name` and `name_smoke`, a test running it once.
 
     The smoke test runs every benchmark for a single iteration so that a
     benchmark which crashes or fails its own checks is caught by `bazel test`.
+    `smoke_size` is its Bazel test size (its timeout: medium 300 s, large
+    900 s; under qemu the conv16b benchmarks take minutes).
     """
     native.cc_binary(
         name = name,
@@ -93,7 +95,7 @@ def synops_benchmark(name, deps = [], copts = [], smoke_args = [], **kwargs):
         srcs = ["//testing:bench_smoke.sh"],
         args = ["$(location :%s)" % name] + smoke_args,
         data = [":" + name],
-        size = "medium",
+        size = smoke_size,
     )
 
 def synops_fuzzer(name, srcs, deps = [], corpus = None, **kwargs):
