@@ -268,6 +268,77 @@ HWY_INLINE __m512 Reduce16(const __m512 (&rows)[16], Op op) {
 #endif  // HWY_TARGET == HWY_AVX3
 
 #if HWY_TARGET == HWY_AVX2
+// A 32-entry table t[j] at the low five bits of j: four vpermps (low three
+// bits) and three blends on bits 3 and 4.
+HWY_INLINE __m256 Lookup32(const float* t, __m256i j) {
+  const __m256 v0 = _mm256_permutevar8x32_ps(_mm256_load_ps(t), j);
+  const __m256 v1 = _mm256_permutevar8x32_ps(_mm256_load_ps(t + 8), j);
+  const __m256 v2 = _mm256_permutevar8x32_ps(_mm256_load_ps(t + 16), j);
+  const __m256 v3 = _mm256_permutevar8x32_ps(_mm256_load_ps(t + 24), j);
+  const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(j, 28));
+  const __m256 bit4 = _mm256_castsi256_ps(_mm256_slli_epi32(j, 27));
+  return _mm256_blendv_ps(_mm256_blendv_ps(v0, v1, bit3), _mm256_blendv_ps(v2, v3, bit3), bit4);
+}
+
+// LogAvx512 for positive normal finite lanes only (the caller checks):
+// getexp and getmant (to [0.75, 1.5)) from the bits, then the same table,
+// polynomial and operations in the same order: by construction the results
+// are LogAvx512's, and so is its error bound.
+template <size_t K>
+HWY_INLINE void LogAvx2Normal(__m256 (&x)[K]) {
+  const float* t0 = hmath_tables::kLogTable[0];
+  const float* t1 = hmath_tables::kLogTable[1];
+  __m256 m[K], r[K], q[K];
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    const __m256i u = _mm256_castps_si256(x[k]);
+    // m = 1.f, or 1.f / 2 when 1.f >= 1.5 (fraction bit 22 set).
+    const __m256i mant = _mm256_or_si256(_mm256_and_si256(u, _mm256_set1_epi32(0x007FFFFF)),
+                                         _mm256_set1_epi32(0x3F800000));
+    m[k] = _mm256_castsi256_ps(_mm256_sub_epi32(
+        mant, _mm256_slli_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x00400000)), 1)));
+    const __m256i j = _mm256_srli_epi32(u, 18);  // the top five fraction bits (low five bits)
+    r[k] = _mm256_fmsub_ps(m[k], Lookup32(t0, j), _mm256_set1_ps(1.0f));
+    const __m256 e = _mm256_cvtepi32_ps(
+        _mm256_sub_epi32(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(127)));
+    x[k] = _mm256_fmadd_ps(e, _mm256_set1_ps(0.693147182f), Lookup32(t1, j));
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    q[k] = _mm256_fmadd_ps(_mm256_set1_ps(-2.438943982e-01f), r[k],
+                           _mm256_set1_ps(3.333665729e-01f));
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    q[k] = _mm256_fmadd_ps(q[k], r[k], _mm256_set1_ps(-5.000012517e-01f));
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    q[k] = _mm256_fmadd_ps(q[k], r[k], _mm256_set1_ps(1.0f));
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR { x[k] = _mm256_fmadd_ps(q[k], r[k], x[k]); });
+}
+
+// Exp2Avx512 for |x| <= 125 only (the caller checks): 2^n by adding n to
+// the exponent is then exact (the result is normal), as scalef is, so by
+// construction the results and the error bound are Exp2Avx512's.
+template <size_t K>
+HWY_INLINE void Exp2Avx2Bounded(__m256 (&x)[K]) {
+  __m256 f[K], p[K];
+  __m256i n[K];
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    const __m256 rn = _mm256_round_ps(x[k], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    n[k] = _mm256_cvtps_epi32(rn);
+    f[k] = _mm256_mul_ps(_mm256_sub_ps(x[k], rn), _mm256_set1_ps(0.693147182f));
+    p[k] = _mm256_fmadd_ps(_mm256_set1_ps(kExpPoly[0]), f[k], _mm256_set1_ps(kExpPoly[1]));
+  });
+  Unroll<5>([&](size_t i) HWY_ATTR {
+    Unroll<K>([&](size_t k) HWY_ATTR {
+      p[k] = _mm256_fmadd_ps(p[k], f[k], _mm256_set1_ps(kExpPoly[i + 2]));
+    });
+  });
+  Unroll<K>([&](size_t k) HWY_ATTR {
+    x[k] = _mm256_castsi256_ps(
+        _mm256_add_epi32(_mm256_castps_si256(p[k]), _mm256_slli_epi32(n[k], 23)));
+  });
+}
+
 // Lane r = the sum of the 8 lanes of rows[r]: Reduce16's counterpart for
 // AVX2, six hadds, two lane permutes and an add for 8 rows.
 HWY_INLINE __m256 Reduce8Sum(const __m256 (&rows)[8]) {

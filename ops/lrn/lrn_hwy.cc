@@ -93,6 +93,37 @@ HWY_INLINE void ScaleByPowK(DF d, const VF (&x)[K], VF (&b)[K], VF e, VF (&y)[K]
   hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = _mm512_mul_ps(v[k], e2); });
   hmath::Exp2Avx512(v);
   hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = hn::Mul(x[k], VF{v[k]}); });
+#elif HWY_TARGET == HWY_AVX2
+  // The AVX-512 path's log and 2^x (the same table, polynomials and order
+  // of operations) where every b is normal and every exponent within ±125;
+  // Highway's Log and Exp were 84% of the time, at 5x AVX-512's.
+  const __m256 lo = _mm256_set1_ps(1.17549435e-38f), inf = _mm256_set1_ps(HUGE_VALF);
+  int normal = -1;
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR {
+    const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(b[k].raw, lo, _CMP_GE_OQ),
+                                    _mm256_cmp_ps(b[k].raw, inf, _CMP_LT_OQ));
+    normal &= _mm256_movemask_ps(ok) == 0xFF ? -1 : 0;
+  });
+  if (HWY_LIKELY(normal)) {
+    __m256 v[K];
+    hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = b[k].raw; });
+    const __m256 e2 = _mm256_mul_ps(e.raw, _mm256_set1_ps(1.44269502f));
+    hmath::LogAvx2Normal(v);
+    int bounded = -1;
+    hmath::Unroll<K>([&](size_t k) HWY_ATTR {
+      v[k] = _mm256_mul_ps(v[k], e2);
+      const __m256 abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v[k]);
+      bounded &= _mm256_movemask_ps(_mm256_cmp_ps(abs, _mm256_set1_ps(125.0f), _CMP_LE_OQ)) == 0xFF
+                     ? -1
+                     : 0;
+    });
+    if (HWY_LIKELY(bounded)) {
+      hmath::Exp2Avx2Bounded(v);
+      hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = hn::Mul(x[k], VF{v[k]}); });
+      return;
+    }
+  }
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = ScaleByPow(d, x[k], b[k], e); });
 #else
   hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = ScaleByPow(d, x[k], b[k], e); });
 #endif
