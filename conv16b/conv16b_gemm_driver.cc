@@ -63,14 +63,9 @@ class NhwcGemm : public PackedGemm {
     a.out = sums;
     for (size_t n = 0; n < geo_.batch; ++n) {
       const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
-      for (size_t oy = 0; oy < p.dstH; ++oy) {
-        for (size_t gr = 0; gr < p.group; ++gr) {
-          a.src = base + oy * p.strideY * pw * cp + gr * icp;
-          a.weight = GroupWeights(gr);
-          row_(a);
-          store_(geo_, e, sums, nblocks_ * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
-        }
-      }
+      RunRows(n, a, row_, store_, e, dst, [&](size_t oy, size_t gr) {
+        a.src = base + oy * p.strideY * pw * cp + gr * icp;
+      });
     }
   }
 

@@ -210,16 +210,11 @@ class NhwcIm2Row : public PackedGemm {
     a.out = sums;
     for (size_t n = 0; n < geo_.batch; ++n) {
       pad_.Fill(geo_, src, n, padded);
-      for (size_t oy = 0; oy < p.dstH; ++oy) {
-        for (size_t gr = 0; gr < p.group; ++gr) {
-          im.src = padded + gr * geo_.icg;
-          im.p0 = oy * p.dstW;
-          Im2RowAvx512(im);
-          a.weight = GroupWeights(gr);
-          row_(a);
-          store_(geo_, e, sums, nblocks_ * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
-        }
-      }
+      RunRows(n, a, row_, store_, e, dst, [&](size_t oy, size_t gr) {
+        im.src = padded + gr * geo_.icg;  // a.src: the rows gathered here
+        im.p0 = oy * p.dstW;
+        Im2RowAvx512(im);
+      });
     }
   }
 

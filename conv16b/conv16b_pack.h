@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "conv16b/conv16b_internal.h"
+#include "conv16b/conv16b_kernels.h"
 #include "core/aligned.h"
 
 namespace synops {
@@ -62,6 +63,23 @@ class PackedGemm : public Algorithm {
 
  protected:
   const uint16_t* GroupWeights(size_t gr) const { return packed_.data() + gr * group_packed_; }
+
+  // Every output row and group of batch item n, one GEMM row each:
+  // set_src(oy, gr) points a.src at the row's source, `row` fills a.out
+  // with its sums and `store` writes them to dst.
+  template <class SetSrc>
+  void RunRows(size_t n, GemmRowArgs& a, GemmRowFn row, StoreRowFn store, const Epilogue& e,
+               uint8_t* dst, SetSrc set_src) const {
+    const ConvParams& p = geo_.p;
+    for (size_t oy = 0; oy < p.dstH; ++oy) {
+      for (size_t gr = 0; gr < p.group; ++gr) {
+        set_src(oy, gr);
+        a.weight = GroupWeights(gr);
+        row(a);
+        store(geo_, e, a.out, a.nblocks * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
+      }
+    }
+  }
 
  private:
   size_t icp_, rows_, group_packed_;

@@ -131,16 +131,13 @@ HWY_INLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n,
   hmath::Unroll<16>([&](size_t r) HWY_ATTR {
     const uint16_t* row = src + r * n;
     __m512 acc = _mm512_setzero_ps();
-    for (size_t k = 0; k < full; ++k) {
-      const __m512i w = _mm512_loadu_si512(row + 32 * k);
+    // Both BF16 halves of each 32-bit word, widened and added.
+    const auto add_words = [&](__m512i w) HWY_ATTR {
       acc = _mm512_add_ps(acc, _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
       acc = _mm512_add_ps(acc, _mm512_castsi512_ps(_mm512_and_si512(w, high)));
-    }
-    if (tail != 0) {
-      const __m512i w = _mm512_maskz_loadu_epi16(tail, row + 32 * full);
-      acc = _mm512_add_ps(acc, _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
-      acc = _mm512_add_ps(acc, _mm512_castsi512_ps(_mm512_and_si512(w, high)));
-    }
+    };
+    for (size_t k = 0; k < full; ++k) add_words(_mm512_loadu_si512(row + 32 * k));
+    if (tail != 0) add_words(_mm512_maskz_loadu_epi16(tail, row + 32 * full));
     v[r] = acc;
   });
   const auto add = [](__m512 a, __m512 b) HWY_ATTR { return _mm512_add_ps(a, b); };
@@ -163,16 +160,16 @@ HWY_INLINE void SumShortRows8(const uint16_t* HWY_RESTRICT src, size_t n,
   hmath::Unroll<8>([&](size_t r) HWY_ATTR {
     const uint16_t* row = src + r * n;
     __m256 acc = _mm256_setzero_ps();
-    for (size_t k = 0; k < full; ++k) {
-      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * k));
+    const auto add_words = [&](__m256i w) HWY_ATTR {
       acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
       acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_and_si256(w, high)));
+    };
+    for (size_t k = 0; k < full; ++k) {
+      add_words(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * k)));
     }
     if (t != 0) {
-      const __m256i w = _mm256_and_si256(
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + n - 16)), tail);
-      acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
-      acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_and_si256(w, high)));
+      add_words(_mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + n - 16)),
+                                 tail));
     }
     v[r] = acc;
   });
