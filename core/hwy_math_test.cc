@@ -1,0 +1,130 @@
+// Accuracy of core/hwy_math-inl.h's ExpNonPositive, on every Highway target
+// this CPU runs: the full-precision variant (softmax FP32) and the coarse one
+// (BF16 results), over every 16th float in [-104, 0] and the edges.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "core/hwy_math_test.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must follow foreach_target.h.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/hwy_math-inl.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace synops {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// y[i] = e^x[i]; n a multiple of the lane count.
+template <bool kCoarse>
+void ExpArray(const float* x, size_t n, float* y) {
+  const hn::ScalableTag<float> d;
+  for (size_t i = 0; i < n; i += hn::Lanes(d)) {
+    hn::StoreU(hmath::ExpNonPositive<kCoarse>(d, hn::LoadU(d, x + i)), d, y + i);
+  }
+}
+void ExpFine(const float* x, size_t n, float* y) { ExpArray<false>(x, n, y); }
+void ExpCoarse(const float* x, size_t n, float* y) { ExpArray<true>(x, n, y); }
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace synops
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "core/dispatch.h"
+#include "core/hwy_kernels.h"
+#include "gtest/gtest.h"
+
+namespace synops {
+namespace {
+
+using ExpFn = void (*)(const float*, size_t, float*);
+
+struct Worst {
+  double rel = 0;  // relative error where e^x >= 2^-126 (normal)
+  // Where e^x < 2^-126: error in units of 2^-149 beyond `rel_bound` e^x.
+  double denorm_ulps = 0;
+  float at = 0;
+};
+
+// Every `stride`-th float in [-104, 0] (all bit patterns from -0 up to
+// -104's), plus -Inf (which must give +0).
+Worst Measure(ExpFn fn, uint32_t stride, double rel_bound) {
+  std::vector<float> x;
+  uint32_t lo, hi;
+  const float neg0 = -0.0f, neg104 = -104.0f;
+  std::memcpy(&lo, &neg0, 4);
+  std::memcpy(&hi, &neg104, 4);
+  for (uint64_t b = lo; b <= hi; b += stride) {
+    float f;
+    const uint32_t bits = static_cast<uint32_t>(b);
+    std::memcpy(&f, &bits, 4);
+    x.push_back(f);
+  }
+  x.push_back(-std::numeric_limits<float>::infinity());
+  x.push_back(-87.33654f);  // e^x near FLT_MIN
+  x.push_back(-103.27893f);  // e^x near the smallest denormal
+  while (x.size() % 64 != 0) x.push_back(0.0f);
+  std::vector<float> y(x.size());
+  fn(x.data(), x.size(), y.data());
+  Worst w;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::exp(static_cast<double>(x[i]));
+    const double err = std::fabs(static_cast<double>(y[i]) - want);
+    if (want >= std::ldexp(1.0, -126)) {
+      if (err / want > w.rel) {
+        w.rel = err / want;
+        w.at = x[i];
+      }
+    } else {
+      w.denorm_ulps =
+          std::max(w.denorm_ulps, (err - rel_bound * want) / std::ldexp(1.0, -149));
+    }
+  }
+  return w;
+}
+
+std::vector<Kernel<ExpFn>> Kernels(bool coarse) {
+  if (coarse) return {SYNOPS_HWY_KERNELS(ExpCoarse)};
+  return {SYNOPS_HWY_KERNELS(ExpFine)};
+}
+
+// Full precision: within 1 ULP (2^-23 relative bounds an ULP from above)
+// plus the denormal rounding, 1 ULP of 2^-149.
+TEST(HwyMath, ExpNonPositiveWithinOneUlp) {
+  int tested = 0;
+  for (const auto& k : Kernels(false)) {
+    if (!CpuSupports(k.isa)) continue;
+    ++tested;
+    const Worst w = Measure(k.fn, 16, 0.0);
+    EXPECT_LE(w.rel, std::ldexp(1.0, -23)) << k.name << " at x = " << w.at;
+    EXPECT_LE(w.denorm_ulps, 1.0) << k.name;
+  }
+  EXPECT_GT(tested, 0);
+}
+
+// Coarse (BF16 results): 2^-17 relative (plus the denormal rounding), 2.2
+// times what was measured (3.4e-6) and 256 times below half a BF16 ULP
+// (at least 2^-9 of the value).
+TEST(HwyMath, ExpNonPositiveCoarseWithinBound) {
+  int tested = 0;
+  for (const auto& k : Kernels(true)) {
+    if (!CpuSupports(k.isa)) continue;
+    ++tested;
+    const Worst w = Measure(k.fn, 16, std::ldexp(1.0, -17));
+    EXPECT_LE(w.rel, std::ldexp(1.0, -17)) << k.name << " at x = " << w.at;
+    EXPECT_LE(w.denorm_ulps, 1.0) << k.name;
+  }
+  EXPECT_GT(tested, 0);
+}
+
+}  // namespace
+}  // namespace synops
+#endif  // HWY_ONCE
