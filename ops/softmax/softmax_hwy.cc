@@ -549,21 +549,48 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
                           typename Tr::T* dst) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
+  // BF16: the max pass keeps the widened row in ebuf (in the exp pass's
+  // layout), so each element is widened once; FP32 reads src twice.
+  constexpr bool kKeep = !std::is_same_v<Tr, F32>;
   VF m0 = NegInf(d), m1 = m0, m2 = m0, m3 = m0;
   size_t i = 0;
   for (; i + 4 * lanes <= n; i += 4 * lanes) {
     VF a, b, c, e;
     Tr::LoadPair(d, src + i, a, b);
     Tr::LoadPair(d, src + i + 2 * lanes, c, e);
+    if constexpr (kKeep) {
+      hn::StoreU(a, d, ebuf + i);
+      hn::StoreU(b, d, ebuf + i + lanes);
+      hn::StoreU(c, d, ebuf + i + 2 * lanes);
+      hn::StoreU(e, d, ebuf + i + 3 * lanes);
+    }
     m0 = hn::Max(m0, a);
     m1 = hn::Max(m1, b);
     m2 = hn::Max(m2, c);
     m3 = hn::Max(m3, e);
   }
-  for (; i + lanes <= n; i += lanes) m0 = hn::Max(m0, Tr::Load(d, src + i));
+  if (i + 2 * lanes <= n) {
+    VF a, b;
+    Tr::LoadPair(d, src + i, a, b);
+    if constexpr (kKeep) {
+      hn::StoreU(a, d, ebuf + i);
+      hn::StoreU(b, d, ebuf + i + lanes);
+    }
+    m0 = hn::Max(m0, a);
+    m1 = hn::Max(m1, b);
+    i += 2 * lanes;
+  }
+  if (i + lanes <= n) {
+    const VF a = Tr::Load(d, src + i);
+    if constexpr (kKeep) hn::StoreU(a, d, ebuf + i);
+    m2 = hn::Max(m2, a);
+    i += lanes;
+  }
   const size_t tail = n - i;
   if (tail != 0) {
-    m1 = hn::Max(m1, hn::IfThenElse(hn::FirstN(d, tail), Tr::LoadPart(d, src + i, tail), m0));
+    const VF a = Tr::LoadPart(d, src + i, tail);
+    if constexpr (kKeep) F32::StorePart(a, d, ebuf + i, tail);
+    m3 = hn::Max(m3, hn::IfThenElse(hn::FirstN(d, tail), a, m0));
   }
   const VF m = hn::MaxOfLanes(d, hn::Max(hn::Max(m0, m1), hn::Max(m2, m3)));
 
@@ -576,7 +603,12 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
     hwy::Prefetch(src + n + i);
     hwy::Prefetch(src + n + i + lanes);
     VF a, b;
-    Tr::LoadPair(d, src + i, a, b);
+    if constexpr (kKeep) {
+      a = hn::LoadU(d, ebuf + i);
+      b = hn::LoadU(d, ebuf + i + lanes);
+    } else {
+      Tr::LoadPair(d, src + i, a, b);
+    }
     const VF e0 = Exp<Tr>(d, hn::Sub(a, m));
     const VF e1 = Exp<Tr>(d, hn::Sub(b, m));
     hn::StoreU(e0, d, ebuf + i);
@@ -585,13 +617,15 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
     s1 = hn::Add(s1, e1);
   }
   for (; i + lanes <= n; i += lanes) {
-    const VF e0 = Exp<Tr>(d, hn::Sub(Tr::Load(d, src + i), m));
+    const VF x = kKeep ? hn::LoadU(d, ebuf + i) : Tr::Load(d, src + i);
+    const VF e0 = Exp<Tr>(d, hn::Sub(x, m));
     hn::StoreU(e0, d, ebuf + i);
     s0 = hn::Add(s0, e0);
   }
   if (tail != 0) {
     const auto mask = hn::FirstN(d, tail);
-    const VF x = hn::IfThenElse(mask, Tr::LoadPart(d, src + i, tail), m);
+    const VF x = hn::IfThenElse(
+        mask, kKeep ? F32::LoadPart(d, ebuf + i, tail) : Tr::LoadPart(d, src + i, tail), m);
     const VF e0 = hn::IfThenElseZero(mask, Exp<Tr>(d, hn::Sub(x, m)));
     F32::StorePart(e0, d, ebuf + i, tail);
     s1 = hn::Add(s1, e0);
@@ -621,6 +655,39 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
     return kPart ? Tr::LoadPart(d, p, n) : Tr::Load(d, p);
   };
   VF m[kVecs], s[kVecs];
+  if constexpr (!std::is_same_v<Tr, F32> && kVecs % 2 == 0 && !kPart) {
+    // BF16 pairs of vectors: the max pass widens each pair once (LoadPair: a
+    // shift and a mask, lanes in even/odd order) into ebuf, the exp pass
+    // reads FP32 from there, and StorePair rounds both back into place.
+    for (size_t c = 0; c < count; ++c) {
+      for (size_t k = 0; k < kVecs; k += 2) {
+        VF a, b;
+        Tr::LoadPair(d, src + c * inner + k * lanes, a, b);
+        hn::Store(a, d, ebuf + (c * kVecs + k) * lanes);
+        hn::Store(b, d, ebuf + (c * kVecs + k + 1) * lanes);
+        m[k] = c == 0 ? a : hn::Max(m[k], a);
+        m[k + 1] = c == 0 ? b : hn::Max(m[k + 1], b);
+      }
+    }
+    for (size_t k = 0; k < kVecs; ++k) s[k] = hn::Zero(d);
+    for (size_t c = 0; c < count; ++c) {
+      for (size_t k = 0; k < kVecs; ++k) {
+        float* e = ebuf + (c * kVecs + k) * lanes;
+        const VF x = Exp<Tr>(d, hn::Sub(hn::Load(d, e), m[k]));
+        s[k] = hn::Add(s[k], x);
+        hn::Store(x, d, e);
+      }
+    }
+    for (size_t k = 0; k < kVecs; ++k) s[k] = Reciprocal(d, s[k]);
+    for (size_t c = 0; c < count; ++c) {
+      for (size_t k = 0; k < kVecs; k += 2) {
+        const VF e0 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k) * lanes), s[k]);
+        const VF e1 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k + 1) * lanes), s[k + 1]);
+        Tr::StorePair(d, e0, e1, dst + c * inner + k * lanes);
+      }
+    }
+    return;
+  }
   for (size_t k = 0; k < kVecs; ++k) m[k] = load(src + k * lanes);
   for (size_t c = 1; c < count; ++c) {
     for (size_t k = 0; k < kVecs; ++k) m[k] = hn::Max(m[k], load(src + c * inner + k * lanes));
@@ -643,17 +710,6 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
     }
   }
   for (size_t k = 0; k < kVecs; ++k) s[k] = Reciprocal(d, s[k]);
-  if constexpr (!std::is_same_v<Tr, F32> && kVecs % 2 == 0 && !kPart) {
-    // BF16 pairs of vectors: one permute packs both (StoreBf16x2).
-    for (size_t c = 0; c < count; ++c) {
-      for (size_t k = 0; k < kVecs; k += 2) {
-        const VF e0 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k) * lanes), s[k]);
-        const VF e1 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k + 1) * lanes), s[k + 1]);
-        StoreBf16x2</*kNan=*/false>(d, e0, e1, dst + c * inner + k * lanes);
-      }
-    }
-    return;
-  }
   for (size_t c = 0; c < count; ++c) {
     for (size_t k = 0; k < kVecs; ++k) {
       VF e;
