@@ -39,11 +39,19 @@ HWY_INLINE bf16_hn::Vec<DF> LoadBf16(DF df, const uint16_t* HWY_RESTRICT p) {
 // v rounded to BF16, the result in the UPPER 16 bits of each 32-bit lane (the
 // lower 16 bits are garbage): u + 0x7FFF + (bit 16 of u), and with kNan a NaN
 // quieted (u | 0x00400000). kNan = false for values that are never NaN.
-template <bool kNan = true, class DF>
+// kTiesUp (never NaN, finite): to nearest with ties away from zero, u + 0x8000,
+// one instruction instead of four, for values that are approximations anyway
+// (an exact tie of an approximation is not one of the exact value); it
+// differs from Fp32ToBf16 only on ties, by one ULP.
+template <bool kNan = true, bool kTiesUp = false, class DF>
 HWY_INLINE bf16_hn::Vec<bf16_hn::RebindToUnsigned<DF>> RoundBf16Upper(DF df, bf16_hn::Vec<DF> v) {
   (void)df;
   const bf16_hn::RebindToUnsigned<DF> du;
   const auto u = bf16_hn::BitCast(du, v);
+  if constexpr (kTiesUp) {
+    static_assert(!kNan, "ties-up rounding is for values that are never NaN");
+    return bf16_hn::Add(u, bf16_hn::Set(du, 0x8000u));
+  }
   const auto odd = bf16_hn::And(bf16_hn::ShiftRight<16>(u), bf16_hn::Set(du, 1u));
   const auto r = bf16_hn::Add(u, bf16_hn::Add(bf16_hn::Set(du, 0x7FFFu), odd));
   if constexpr (!kNan) return r;
@@ -52,31 +60,31 @@ HWY_INLINE bf16_hn::Vec<bf16_hn::RebindToUnsigned<DF>> RoundBf16Upper(DF df, bf1
 }
 
 // v rounded to BF16, the bits in the lower 16 bits of each 32-bit lane.
-template <bool kNan = true, class DF>
+template <bool kNan = true, bool kTiesUp = false, class DF>
 HWY_INLINE bf16_hn::Vec<bf16_hn::RebindToUnsigned<DF>> RoundBf16(DF df, bf16_hn::Vec<DF> v) {
-  return bf16_hn::ShiftRight<16>(RoundBf16Upper<kNan>(df, v));
+  return bf16_hn::ShiftRight<16>(RoundBf16Upper<kNan, kTiesUp>(df, v));
 }
 
 // v rounded to BF16, one uint16_t per lane of a half-width vector.
-template <bool kNan = true, class DF>
+template <bool kNan = true, bool kTiesUp = false, class DF>
 HWY_INLINE bf16_hn::Vec<bf16_hn::Rebind<uint16_t, DF>> DemoteBf16(DF df, bf16_hn::Vec<DF> v) {
   const bf16_hn::RebindToSigned<DF> di;
   const bf16_hn::Rebind<uint16_t, DF> d16;
   // Every lane is < 2^16, so the saturating demotion is exact.
-  return bf16_hn::DemoteTo(d16, bf16_hn::BitCast(di, RoundBf16<kNan>(df, v)));
+  return bf16_hn::DemoteTo(d16, bf16_hn::BitCast(di, RoundBf16<kNan, kTiesUp>(df, v)));
 }
 
 // v rounded to BF16, stored to Lanes(df) elements at p (unaligned).
-template <bool kNan = true, class DF>
+template <bool kNan = true, bool kTiesUp = false, class DF>
 HWY_INLINE void StoreBf16(DF df, bf16_hn::Vec<DF> v, uint16_t* HWY_RESTRICT p) {
   const bf16_hn::Rebind<uint16_t, DF> d16;
-  bf16_hn::StoreU(DemoteBf16<kNan>(df, v), d16, p);
+  bf16_hn::StoreU(DemoteBf16<kNan, kTiesUp>(df, v), d16, p);
 }
 
 // v0 then v1 rounded to BF16, stored to 2 Lanes(df) consecutive elements at p
 // (unaligned). On AVX-512 one two-source word permute packs the upper halves
 // of both rounded vectors (instead of a shift and a two-uop narrowing each).
-template <bool kNan = true, class DF>
+template <bool kNan = true, bool kTiesUp = false, class DF>
 HWY_INLINE void StoreBf16x2(DF df, bf16_hn::Vec<DF> v0, bf16_hn::Vec<DF> v1,
                             uint16_t* HWY_RESTRICT p) {
 #if HWY_TARGET == HWY_AVX3
@@ -85,14 +93,15 @@ HWY_INLINE void StoreBf16x2(DF df, bf16_hn::Vec<DF> v0, bf16_hn::Vec<DF> v1,
     alignas(64) static constexpr uint16_t kUpperHalves[32] = {
         1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
         33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63};
-    _mm512_storeu_si512(p, _mm512_permutex2var_epi16(RoundBf16Upper<kNan>(df, v0).raw,
-                                                     _mm512_load_si512(kUpperHalves),
-                                                     RoundBf16Upper<kNan>(df, v1).raw));
+    _mm512_storeu_si512(
+        p, _mm512_permutex2var_epi16(RoundBf16Upper<kNan, kTiesUp>(df, v0).raw,
+                                     _mm512_load_si512(kUpperHalves),
+                                     RoundBf16Upper<kNan, kTiesUp>(df, v1).raw));
     return;
   }
 #endif
-  StoreBf16<kNan>(df, v0, p);
-  StoreBf16<kNan>(df, v1, p + bf16_hn::Lanes(df));
+  StoreBf16<kNan, kTiesUp>(df, v0, p);
+  StoreBf16<kNan, kTiesUp>(df, v1, p + bf16_hn::Lanes(df));
 }
 
 }  // namespace HWY_NAMESPACE

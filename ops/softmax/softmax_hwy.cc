@@ -126,12 +126,15 @@ struct F32 {
   static constexpr bool kCoarseExp = false;
 };
 
-// BF16 elements: widened exactly, results rounded to nearest even (SPEC §2;
-// the results are probabilities, never NaN for specified inputs).
+// BF16 elements: widened exactly; results (probabilities, never NaN for
+// specified inputs) rounded to nearest, ties up (kTiesUp): they are
+// approximations (coarse exp, rcp14), so a tie in them is not one in the
+// exact value, and u + 0x8000 is one instruction where ties-to-even takes four.
+constexpr bool kNan = false, kTiesUp = true;
 struct B16 {
   using T = uint16_t;
   static HWY_INLINE VF Widen(DF d, hn::Vec<D16> h) { return WidenBf16(d, h); }
-  static HWY_INLINE hn::Vec<D16> Round(DF d, VF v) { return DemoteBf16</*kNan=*/false>(d, v); }
+  static HWY_INLINE hn::Vec<D16> Round(DF d, VF v) { return DemoteBf16<kNan, kTiesUp>(d, v); }
   static HWY_INLINE VF Load(DF d, const uint16_t* HWY_RESTRICT p) {
     return Widen(d, hn::LoadU(D16(), p));
   }
@@ -189,12 +192,18 @@ struct B16 {
     even = hn::BitCast(d, hn::ShiftLeft<16>(u));
     odd = hn::BitCast(d, hn::And(u, hn::Set(du, 0xFFFF0000u)));
   }
-  // Rounds both (Fp32ToBf16 without the NaN case) into the halves they came from.
+  // Rounds both into the halves they came from.
   static HWY_INLINE void StorePair(DF d, VF even, VF odd, uint16_t* HWY_RESTRICT p) {
-    const DU du;
-    const auto re = RoundBf16</*kNan=*/false>(d, even);
-    const auto ro = RoundBf16Upper</*kNan=*/false>(d, odd);
-    hn::StoreU(hn::BitCast(D16x2(), hn::OrAnd(re, ro, hn::Set(du, 0xFFFF0000u))), D16x2(), p);
+    const auto re = RoundBf16<kNan, kTiesUp>(d, even);
+    const auto ro = RoundBf16Upper<kNan, kTiesUp>(d, odd);
+#if HWY_TARGET == HWY_AVX2
+    const auto both = hn::Vec<DU>{_mm256_blend_epi16(re.raw, ro.raw, 0xAA)};
+#elif HWY_TARGET == HWY_SSE4
+    const auto both = hn::Vec<DU>{_mm_blend_epi16(re.raw, ro.raw, 0xAA)};
+#else
+    const auto both = hn::OrAnd(re, ro, hn::Set(DU(), 0xFFFF0000u));
+#endif
+    hn::StoreU(hn::BitCast(D16x2(), both), D16x2(), p);
   }
   static constexpr uint16_t kOne = 0x3F80;
   static constexpr bool kCoarseExp = true;
@@ -327,9 +336,9 @@ HWY_INLINE void Block3(DF d, const uint16_t* in, uint16_t* out) {
   };
   VF a = column(0), b = column(1), c = column(2);
   Softmax3<Tr>(d, a, b, c);
-  const auto ua = RoundBf16Upper</*kNan=*/false>(d, a);
-  const auto ub = RoundBf16Upper</*kNan=*/false>(d, b);
-  const __m512i uc = RoundBf16Upper</*kNan=*/false>(d, c).raw;
+  const auto ua = RoundBf16Upper<kNan, kTiesUp>(d, a);
+  const auto ub = RoundBf16Upper<kNan, kTiesUp>(d, b);
+  const __m512i uc = RoundBf16Upper<kNan, kTiesUp>(d, c).raw;
   const __m512i ab = hn::OrAnd(hn::ShiftRight<16>(ua), ub, hn::Set(du, 0xFFFF0000u)).raw;
   const __m512i out0 = _mm512_load_si512(kInterleave3.out[0]);
   const __m512i out1 = _mm512_load_si512(kInterleave3.out[1]);
@@ -478,7 +487,7 @@ HWY_INLINE void Block16(const float* s, size_t count, __m512i tail_idx, float* e
     } else {  // BF16: pairs of vectors packed by one permute
       hmath::Unroll<kFull / 2>([&](size_t k) HWY_ATTR {
         const size_t i = r * count + 32 * k;
-        StoreBf16x2</*kNan=*/false>(d, VF{_mm512_mul_ps(_mm512_loadu_ps(e + i), rr)},
+        StoreBf16x2<kNan, kTiesUp>(d, VF{_mm512_mul_ps(_mm512_loadu_ps(e + i), rr)},
                                     VF{_mm512_mul_ps(_mm512_loadu_ps(e + i + 16), rr)}, o + i);
       });
       if constexpr (kFull % 2 != 0) {
@@ -493,7 +502,7 @@ HWY_INLINE void Block16(const float* s, size_t count, __m512i tail_idx, float* e
       _mm512_i32scatter_ps(o + j, tail_idx, y.raw, 4);
     } else {
       HWY_ALIGN uint32_t bits[16];
-      hn::Store(RoundBf16</*kNan=*/false>(d, y), DU(), bits);
+      hn::Store(RoundBf16<kNan, kTiesUp>(d, y), DU(), bits);
       for (size_t r = 0; r < 16; ++r) {
         o[r * count + 16 * kFull + j] = static_cast<uint16_t>(bits[r]);
       }
