@@ -347,6 +347,108 @@ HWY_INLINE void Block3(DF d, const uint16_t* in, uint16_t* out) {
 }
 #endif  // HWY_TARGET == HWY_AVX3
 
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+// BF16 rows of 3, 4 rows (12 values, 24 bytes) per 128-bit block: `lo` holds
+// the block's values 0..7, `hi` its values 4..11 (two overlapping loads), and
+// two pshufb per column move value 3j + k into the upper half of lane j
+// (BF16 -> FP32 exactly, zeros below). The results go back the same way:
+// (a, b) interleaved by one word blend, then two pshufb per output register
+// and overlapping stores. No FP32 buffer, no 3-way float de-interleave.
+struct Rows3Tables {
+  alignas(16) uint8_t col_lo[3][16];  // column k's bytes taken from lo
+  alignas(16) uint8_t col_hi[3][16];  // ... and from hi
+  alignas(16) uint8_t out_ab[2][16];  // output register o (lo, hi): from ab
+  alignas(16) uint8_t out_c[2][16];   // ... and from c
+};
+constexpr Rows3Tables MakeRows3Tables() {
+  Rows3Tables t{};
+  for (int k = 0; k < 3; ++k) {
+    for (int b = 0; b < 16; ++b) {
+      t.col_lo[k][b] = 0x80;
+      t.col_hi[k][b] = 0x80;
+    }
+    for (int j = 0; j < 4; ++j) {
+      const int v = 3 * j + k;  // the block's value in lane j's upper half
+      for (int h = 0; h < 2; ++h) {
+        if (v < 8) {
+          t.col_lo[k][4 * j + 2 + h] = static_cast<uint8_t>(2 * v + h);
+        } else {
+          t.col_hi[k][4 * j + 2 + h] = static_cast<uint8_t>(2 * (v - 4) + h);
+        }
+      }
+    }
+  }
+  // ab: lane j = a_j (low word), b_j (high word); c: c_j in lane j's high word.
+  for (int o = 0; o < 2; ++o) {
+    for (int w = 0; w < 8; ++w) {
+      const int v = 4 * o + w, j = v / 3, k = v % 3;
+      for (int h = 0; h < 2; ++h) {
+        const int b = 2 * w + h;
+        t.out_ab[o][b] = k < 2 ? static_cast<uint8_t>(4 * j + 2 * k + h) : 0x80;
+        t.out_c[o][b] = k == 2 ? static_cast<uint8_t>(4 * j + 2 + h) : 0x80;
+      }
+    }
+  }
+  return t;
+}
+constexpr Rows3Tables kRows3 = MakeRows3Tables();
+
+#if HWY_TARGET == HWY_AVX2
+using Raw3 = __m256i;
+// Blocks 0 (values at p) and 1 (values at p + 12) in the two 128-bit halves.
+HWY_INLINE Raw3 Load3(const uint16_t* p) {
+  return _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+}
+HWY_INLINE void Store3(uint16_t* p, Raw3 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 12), _mm256_extracti128_si256(v, 1));
+}
+HWY_INLINE Raw3 Table3(const uint8_t* t) {
+  return _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(t)));
+}
+HWY_INLINE Raw3 Shuffle3(Raw3 v, Raw3 t) { return _mm256_shuffle_epi8(v, t); }
+HWY_INLINE Raw3 Or3(Raw3 a, Raw3 b) { return _mm256_or_si256(a, b); }
+HWY_INLINE Raw3 BlendWords3(Raw3 a, Raw3 b) { return _mm256_blend_epi16(a, b, 0xAA); }
+#else
+using Raw3 = __m128i;
+HWY_INLINE Raw3 Load3(const uint16_t* p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+HWY_INLINE void Store3(uint16_t* p, Raw3 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+HWY_INLINE Raw3 Table3(const uint8_t* t) {
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(t));
+}
+HWY_INLINE Raw3 Shuffle3(Raw3 v, Raw3 t) { return _mm_shuffle_epi8(v, t); }
+HWY_INLINE Raw3 Or3(Raw3 a, Raw3 b) { return _mm_or_si128(a, b); }
+HWY_INLINE Raw3 BlendWords3(Raw3 a, Raw3 b) { return _mm_blend_epi16(a, b, 0xAA); }
+#endif
+
+template <class Tr>
+HWY_INLINE void Block3(DF d, const uint16_t* in, uint16_t* out) {
+  const Raw3 lo = Load3(in), hi = Load3(in + 4);
+  const auto column = [&](int k) HWY_ATTR {
+    return VF{hn::BitCast(d, hn::Vec<DU>{Or3(Shuffle3(lo, Table3(kRows3.col_lo[k])),
+                                             Shuffle3(hi, Table3(kRows3.col_hi[k])))})};
+  };
+  VF a = column(0), b = column(1), c = column(2);
+  Softmax3<Tr>(d, a, b, c);
+  const Raw3 ab = BlendWords3(hn::ShiftRight<16>(RoundBf16Upper<kNan, kTiesUp>(d, a)).raw,
+                              RoundBf16Upper<kNan, kTiesUp>(d, b).raw);
+  const Raw3 uc = RoundBf16Upper<kNan, kTiesUp>(d, c).raw;
+  const auto pack = [&](int o) HWY_ATTR {
+    return Or3(Shuffle3(ab, Table3(kRows3.out_ab[o])), Shuffle3(uc, Table3(kRows3.out_c[o])));
+  };
+  // In place, both loads above precede these stores; the two overlap on
+  // values 4..7 of each block, which both hold.
+  Store3(out + 4, pack(1));
+  Store3(out, pack(0));
+}
+#endif  // HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+
 // Blocks of L rows of kCount elements, run in place on the arrays (FP32;
 // BF16 rows of 2; BF16 rows of 3 on AVX-512); other BF16 blocks are widened
 // into a buffer first. The last (rows % L) rows are copied into a
@@ -355,7 +457,8 @@ template <size_t kCount, class Tr>
 HWY_INLINE void RunBlock(DF d, const typename Tr::T* src, typename Tr::T* dst) {
   const size_t lanes = hn::Lanes(d);
   if constexpr (std::is_same_v<Tr, F32> || kCount == 2 ||
-                (kCount == 3 && HWY_TARGET == HWY_AVX3)) {
+                (kCount == 3 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2 ||
+                                 HWY_TARGET == HWY_SSE4))) {
     if constexpr (kCount == 2) Block2<Tr>(d, src, dst);
     if constexpr (kCount == 3) Block3<Tr>(d, src, dst);
   } else {
