@@ -153,6 +153,52 @@ void StoreNchwRunAvx512(const Geometry& g, const Epilogue& e, const float* sums,
   StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
 }
 
+// NHWC dst with a transcendental activation (Elu, Mish, Swish, Gelu): the
+// bias added in vectors into a chunk of whole pixels (channels padded to 16,
+// the padding lanes zero), one ActivateKernels() call per chunk, and the
+// results rounded and stored in masked vectors. StoreOutputVector's scalar
+// loops took 41% of a Swish depthwise 3x3 32ch 112x112 (0.89 ms in all,
+// 0.13 ms without the activation).
+template <bool kBf16>
+void StoreNhwcTranscendental(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                             size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
+                             uint8_t* dst) {
+  const ConvParams& p = g.p;
+  constexpr size_t kChunk = 1024;
+  const size_t cpad = (nc + 15) / 16 * 16;
+  if (cpad > kChunk) return StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  const ActivateFn activate = ActivateKernels().Best().fn;
+  alignas(64) float v[kChunk];
+  const size_t px = kChunk / cpad;
+  const auto mask_at = [&](size_t j) {
+    return static_cast<__mmask16>(nc - j >= 16 ? 0xFFFF : (1u << (nc - j)) - 1u);
+  };
+  for (size_t x = 0; x < nx; x += px) {
+    const size_t npx = std::min(px, nx - x);
+    for (size_t i = 0; i < npx; ++i) {
+      const float* s = sums + (x + i) * ld;
+      for (size_t j = 0; j < nc; j += 16) {
+        const __mmask16 m = mask_at(j);
+        _mm512_store_ps(v + i * cpad + j, _mm512_add_ps(_mm512_maskz_loadu_ps(m, s + j),
+                                                        _mm512_maskz_loadu_ps(m, e.bias + c0 + j)));
+      }
+    }
+    activate(e.activation, e.params, v, npx * cpad);
+    for (size_t i = 0; i < npx; ++i) {
+      const size_t base = ((n * p.dstH + oy) * p.dstW + x0 + x + i) * p.dstC + c0;
+      for (size_t j = 0; j < nc; j += 16) {
+        const __mmask16 m = mask_at(j);
+        const __m512 r = _mm512_load_ps(v + i * cpad + j);
+        if (kBf16) {
+          _mm256_mask_storeu_epi16(reinterpret_cast<uint16_t*>(dst) + base + j, m, ToBf16(r));
+        } else {
+          _mm512_mask_storeu_ps(reinterpret_cast<float*>(dst) + base + j, m, r);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
@@ -165,7 +211,8 @@ void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
       })) {
     return;
   }
-  StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
+  (g.p.dstT == DataType::k16b ? StoreNhwcTranscendental<true> : StoreNhwcTranscendental<false>)(
+      g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
 }
 
 void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
