@@ -165,6 +165,23 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
   return hn::Mul(hn::Mul(p, s1), s2);
 }
 
+// e^x for x in [-87, 88] (callers clamp; e^x is then normal): 2^n p(r) with
+// the Cody-Waite reduction of ExpNonPositive and n added to p's exponent
+// field (r >= -ln2/2 keeps p >= 0.7, so n = -126 still gives a normal
+// field). About 20 instructions fewer than Highway's hn::Exp, which
+// handles every input. Measured: <= 1 ULP with FMA over every 16th float
+// in the range (core:hwy_math_test).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V ExpClamped(D d, V x) {
+  const hn::RebindToSigned<D> di;
+  const V magic = hn::Set(d, kExpMagic);
+  const V t = hn::MulAdd(x, hn::Set(d, kLog2e), magic);
+  const V n = hn::Sub(t, magic);
+  const V r = hn::NegMulAdd(n, hn::Set(d, kLn2Lo), hn::NegMulAdd(n, hn::Set(d, kLn2Hi), x));
+  const V p = ExpPolyReduced(d, r);
+  return hn::BitCast(d, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(hn::BitCast(di, t))));
+}
+
 #if HWY_TARGET == HWY_AVX3
 // AVX-512 only (instructions Highway 1.0.3 does not wrap: scalef, getmant,
 // getexp, two-register permutes); the same instructions as ops/unary's

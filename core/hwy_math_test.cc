@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/hwy_math-inl.h"
@@ -31,6 +32,12 @@ void ExpArray(const float* x, size_t n, float* y) {
 }
 void ExpFine(const float* x, size_t n, float* y) { ExpArray<false>(x, n, y); }
 void ExpCoarse(const float* x, size_t n, float* y) { ExpArray<true>(x, n, y); }
+void ExpClampedArray(const float* x, size_t n, float* y) {
+  const hn::ScalableTag<float> d;
+  for (size_t i = 0; i < n; i += hn::Lanes(d)) {
+    hn::StoreU(hmath::ExpClamped(d, hn::LoadU(d, x + i)), d, y + i);
+  }
+}
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
@@ -54,23 +61,28 @@ struct Worst {
   float at = 0;
 };
 
-// Every `stride`-th float in [-104, 0] (all bit patterns from -0 up to
-// -104's), plus -Inf (which must give +0).
-Worst Measure(ExpFn fn, uint32_t stride, double rel_bound) {
+// Every `stride`-th float from -0 down to `lowest` and, if `highest` > 0,
+// from +0 up to it; the ends themselves.
+std::vector<float> Floats(float lowest, float highest, uint32_t stride) {
   std::vector<float> x;
-  uint32_t lo, hi;
-  const float neg0 = -0.0f, neg104 = -104.0f;
-  std::memcpy(&lo, &neg0, 4);
-  std::memcpy(&hi, &neg104, 4);
-  for (uint64_t b = lo; b <= hi; b += stride) {
-    float f;
-    const uint32_t bits = static_cast<uint32_t>(b);
-    std::memcpy(&f, &bits, 4);
-    x.push_back(f);
-  }
-  x.push_back(-std::numeric_limits<float>::infinity());
-  x.push_back(-87.33654f);  // e^x near FLT_MIN
-  x.push_back(-103.27893f);  // e^x near the smallest denormal
+  const auto walk = [&](float from, float to) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, &from, 4);
+    std::memcpy(&hi, &to, 4);
+    for (uint64_t b = lo; b <= hi; b += stride) {
+      float f;
+      const uint32_t bits = static_cast<uint32_t>(b);
+      std::memcpy(&f, &bits, 4);
+      x.push_back(f);
+    }
+    x.push_back(to);
+  };
+  walk(-0.0f, lowest);
+  if (highest > 0.0f) walk(0.0f, highest);
+  return x;
+}
+
+Worst MeasureOn(ExpFn fn, std::vector<float> x, double rel_bound) {
   while (x.size() % 64 != 0) x.push_back(0.0f);
   std::vector<float> y(x.size());
   fn(x.data(), x.size(), y.data());
@@ -89,6 +101,15 @@ Worst Measure(ExpFn fn, uint32_t stride, double rel_bound) {
     }
   }
   return w;
+}
+
+// Every `stride`-th float in [-104, 0], plus -Inf (which must give +0).
+Worst Measure(ExpFn fn, uint32_t stride, double rel_bound) {
+  std::vector<float> x = Floats(-104.0f, 0.0f, stride);
+  x.push_back(-std::numeric_limits<float>::infinity());
+  x.push_back(-87.33654f);  // e^x near FLT_MIN
+  x.push_back(-103.27893f);  // e^x near the smallest denormal
+  return MeasureOn(fn, std::move(x), rel_bound);
 }
 
 std::vector<Kernel<ExpFn>> Kernels(bool coarse) {
@@ -121,6 +142,20 @@ TEST(HwyMath, ExpNonPositiveCoarseWithinBound) {
     const Worst w = Measure(k.fn, 16, std::ldexp(1.0, -17));
     EXPECT_LE(w.rel, std::ldexp(1.0, -17)) << k.name << " at x = " << w.at;
     EXPECT_LE(w.denorm_ulps, 1.0) << k.name;
+  }
+  EXPECT_GT(tested, 0);
+}
+
+// ExpClamped over its whole domain [-87, 88]: 1 ULP.
+TEST(HwyMath, ExpClampedWithinOneUlp) {
+  const std::vector<Kernel<ExpFn>> kernels = {SYNOPS_HWY_KERNELS(ExpClampedArray)};
+  int tested = 0;
+  for (const auto& k : kernels) {
+    if (!CpuSupports(k.isa)) continue;
+    ++tested;
+    const Worst w = MeasureOn(k.fn, Floats(-87.0f, 88.0f, 16), 0.0);
+    EXPECT_LE(w.rel, std::ldexp(1.0, -23)) << k.name << " at x = " << w.at;
+    EXPECT_EQ(w.denorm_ulps, 0.0) << k.name;
   }
   EXPECT_GT(tested, 0);
 }
