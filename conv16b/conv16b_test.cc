@@ -414,6 +414,38 @@ TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
   }
 }
 
+// Size choices follow the detected caches (DepthwiseF32's bands of output
+// rows): with a tiny L2 (bands of one row) and a huge one (one band) every
+// algorithm gives the same bits, and they match the oracle.
+TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
+  std::mt19937 rng(11);
+  for (const ConvParams& p : {Params(40, 9, 13, 40, 3, 3, 2, 1, 1, 40),  // depthwise s2
+                              Params(24, 7, 10, 24, 5, 5, 1, 1, 2, 24),  // depthwise 5x5
+                              Params(32, 6, 9, 48, 3, 3, 1, 1, 1)}) {
+    Problem pr;
+    pr.batch = 2;
+    pr.p = p;
+    pr.p.srcT = DataType::k16b;
+    conv16b_check::FillRandom(&pr, false, &rng);
+    auto geometry = conv16b_internal::Validate(pr.batch, pr.p);
+    ASSERT_TRUE(geometry.ok());
+    if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) continue;
+    std::vector<std::vector<float>> got;
+    for (size_t l2 : {size_t{4} << 10, size_t{1} << 30}) {
+      const CacheSizes sizes = {size_t{32} << 10, l2, size_t{8} << 20};
+      SetCacheSizesForTesting(&sizes);
+      auto out = conv16b_check::Run(pr, GetParam());
+      SetCacheSizesForTesting(nullptr);
+      ASSERT_TRUE(out.ok()) << out.status();
+      got.push_back(*out);
+    }
+    EXPECT_FALSE(testing::CompareBitExact(got[0], got[1])) << conv16b_check::ProblemString(pr);
+    if (auto m = conv16b_check::CompareToOracle(got[0], conv16b_check::ComputeOracle(pr))) {
+      FAIL() << conv16b_check::ProblemString(pr) << ": " << m->ToString();
+    }
+  }
+}
+
 TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {
   if (std::getenv("SYNOPS_UNDER_QEMU") != nullptr) {
     // Seen here: qemu-aarch64 never returns from pthread_create (a five-line
