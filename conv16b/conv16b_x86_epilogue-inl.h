@@ -12,6 +12,7 @@
 
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_internal.h"
+#include "core/exp_constants.h"
 
 namespace synops {
 namespace conv16b_internal {
@@ -29,12 +30,62 @@ inline __m256i ToBf16(__m512 v) {
   return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
 }
 
+// e^x for x in [-87, 88]: hmath::ExpClamped's Cody-Waite reduction and
+// polynomial, 2^n by scalef (<= 1 ULP).
+inline __m512 ExpClamped512(__m512 x) {
+  using namespace exp_constants;  // NOLINT(build/namespaces)
+  const __m512 magic = _mm512_set1_ps(kExpMagic);
+  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), magic), magic);
+  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Lo),
+                                    _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Hi), x));
+  __m512 q = _mm512_set1_ps(kExpPoly[0]);
+#pragma GCC unroll 6
+  for (int i = 1; i < 7; ++i) q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kExpPoly[i]));
+  return _mm512_scalef_ps(q, n);
+}
+
+inline __m512 ClampExpArg(__m512 x) {
+  return _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
+}
+
+// The activations fused into the AVX-512 epilogues: the vector ones and
+// Swish and Mish (conv16b_act_hwy.cc's formulas, NaN kept).
+template <class F>
+inline bool WithActivationAvx512(Activation a, F&& f) {
+  if (a == Activation::kSwish) {
+    f(std::integral_constant<Activation, Activation::kSwish>());
+    return true;
+  }
+  if (a == Activation::kMish) {
+    f(std::integral_constant<Activation, Activation::kMish>());
+    return true;
+  }
+  return WithVectorActivation(a, f);
+}
+
 // The activations whose SPEC formula is a few FP32 operations, in the same
-// order as Activate<A> (so results are identical), on 16 channels.
+// order as Activate<A> (so results are identical), on 16 channels; Swish and
+// Mish as ActivateKernels() computes them.
 template <Activation A>
 inline __m512 ActivateV(__m512 v, const float* p, size_t c, __mmask16 mask) {
   const __m512 zero = _mm512_setzero_ps();
-  if constexpr (A == Activation::kIdentity) {
+  if constexpr (A == Activation::kSwish || A == Activation::kMish) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    __m512 r;
+    if constexpr (A == Activation::kSwish) {
+      // v / (1 + e^(-v p0)); e^80 already makes the quotient negligible.
+      const __m512 arg = _mm512_min_ps(_mm512_mul_ps(_mm512_sub_ps(zero, v), _mm512_set1_ps(p[0])),
+                                       _mm512_set1_ps(80.0f));
+      r = _mm512_div_ps(v, _mm512_add_ps(one, ExpClamped512(ClampExpArg(arg))));
+    } else {
+      // v > p0 ? v : v * n / (n + 2), n = e (e + 2), e = e^min(v, 20).
+      const __m512 e = ExpClamped512(ClampExpArg(_mm512_min_ps(v, _mm512_set1_ps(20.0f))));
+      const __m512 n = _mm512_mul_ps(e, _mm512_add_ps(e, _mm512_set1_ps(2.0f)));
+      const __m512 m = _mm512_mul_ps(v, _mm512_div_ps(n, _mm512_add_ps(n, _mm512_set1_ps(2.0f))));
+      r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, _mm512_set1_ps(p[0]), _CMP_GT_OQ), m, v);
+    }
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), r, v);
+  } else if constexpr (A == Activation::kIdentity) {
     return v;
   } else if constexpr (A == Activation::kRelu) {
     return _mm512_max_ps(zero, v);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/exp_constants.h"
 #include "hwy/highway.h"
 
 // Tables of the AVX-512 functions below: defined once (C++17 inline
@@ -49,13 +50,13 @@ namespace HWY_NAMESPACE {
 namespace hmath {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Cody-Waite reduction x = n ln2 + r: kLn2Hi has 12 significant bits, so
-// n * kLn2Hi and x - n * kLn2Hi are exact for |n| < 2^12.
-constexpr float kLn2Hi = 0.693145751953125f;
-constexpr float kLn2Lo = 1.42860677e-06f;
-constexpr float kLog2e = 1.44269502f;
-// 1.5 * 2^23: x + kMagic rounds x to an integer, held in the low mantissa bits.
-constexpr float kExpMagic = 12582912.0f;
+// Cody-Waite reduction x = n ln2 + r, the rounding constant and ExpPolyReduced's
+// coefficients: core/exp_constants.h.
+using exp_constants::kExpMagic;
+using exp_constants::kExpPoly;
+using exp_constants::kLn2Hi;
+using exp_constants::kLn2Lo;
+using exp_constants::kLog2e;
 
 // Calls f(0), ..., f(K - 1), unrolled at compile time.
 template <class F, size_t... I>
@@ -67,14 +68,10 @@ HWY_INLINE void Unroll(F&& f) {
   UnrollImpl(f, std::make_index_sequence<K>());
 }
 
-// e^r for |r| <= ln2/2 (a little beyond is fine): degree-6 polynomial,
-// relative error 3.3e-9 before the rounding of its Horner evaluation.
-// p(0) = 1 exactly. Used by unary's AVX-512 Exp, softmax and ExpAvx512
-// (kExpPoly: the coefficients, highest degree first).
-inline constexpr float kExpPoly[7] = {1.3813142431899905e-03f, 8.369418792426586e-03f,
-                                      4.166845604777336e-02f,  1.6666515171527863e-01f,
-                                      4.999999403953552e-01f,  1.0f,
-                                      1.0f};
+// e^r for |r| <= ln2/2 (a little beyond is fine): degree-6 polynomial
+// kExpPoly, relative error 3.3e-9 before the rounding of its Horner
+// evaluation; p(0) = 1 exactly. Used by unary's AVX-512 Exp, softmax and
+// ExpAvx512.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V ExpPolyReduced(D d, V r) {
   V p = hn::MulAdd(hn::Set(d, kExpPoly[0]), r, hn::Set(d, kExpPoly[1]));
