@@ -26,6 +26,17 @@ struct Avx2 {
   static T Mul(T a, T b) { return _mm256_mul_ps(a, b); }
   static T Max(T a, T b) { return _mm256_max_ps(a, b); }
   static T Min(T a, T b) { return _mm256_min_ps(a, b); }
+  static T Sub(T a, T b) { return _mm256_sub_ps(a, b); }
+  static T Div(T a, T b) { return _mm256_div_ps(a, b); }
+  static T NegMulAdd(T a, T b, T c) { return _mm256_fnmadd_ps(a, b, c); }
+  static T Greater(T a, T b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+  static T Unordered(T a, T b) { return _mm256_cmp_ps(a, b, _CMP_UNORD_Q); }
+  static T Blend(T mask, T a, T b) { return _mm256_blendv_ps(a, b, mask); }  // mask ? b : a
+  // q * 2^n, n held in the low bits of t (ExpClamped's rounding constant).
+  static T AddToExponent(T q, T t) {
+    return _mm256_castsi256_ps(_mm256_add_epi32(
+        _mm256_castps_si256(q), _mm256_slli_epi32(_mm256_castps_si256(t), 23)));
+  }
   // Fp32ToBf16 of SPEC.md §2 on 8 lanes (as x86_f32::Bf16Lanes), each
   // BF16 in the low half of its 32-bit lane.
   static __m256i Bf16Lanes(T v) {

@@ -145,7 +145,7 @@ void StoreNchwA(const Geometry& g, const Epilogue& e, const float* sums, size_t 
 void StoreNchwRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
                         size_t n, size_t oy, size_t x0, size_t nx, size_t c0, size_t nc,
                         uint8_t* dst) {
-  if (WithActivationAvx512(e.activation, [&](auto a) {
+  if (WithFusedActivation(e.activation, [&](auto a) {
         StoreNchwA<decltype(a)::value>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
       })) {
     return;
@@ -206,7 +206,7 @@ void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
   if (g.p.dstF != TensorFormat::kNhwc) {
     return StoreNchwRunAvx512(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
   }
-  if (WithActivationAvx512(e.activation, [&](auto a) {
+  if (WithFusedActivation(e.activation, [&](auto a) {
         StoreNhwcA<decltype(a)::value>(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
       })) {
     return;

@@ -174,7 +174,7 @@ void StoreNchwBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float*
                               size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
                               uint8_t* dst) {
   const bool bf16 = g.p.dstT == DataType::k16b;
-  if (WithActivationAvx512(e.activation, [&](auto a) {
+  if (WithFusedActivation(e.activation, [&](auto a) {
         (bf16 ? StoreNchwBlockT<decltype(a)::value, true>
               : StoreNchwBlockT<decltype(a)::value, false>)(g, e, sums, n, oy, ox, vw, npix, c0,
                                                             nc, dst);
@@ -188,7 +188,7 @@ void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sum
                           size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
                           uint8_t* dst) {
   if (g.p.dstF == TensorFormat::kNhwc &&
-      WithActivationAvx512(e.activation, [&](auto a) {
+      WithFusedActivation(e.activation, [&](auto a) {
         StoreBlockA<decltype(a)::value>(g, e, sums, n, oy, ox, vw, npix, c0, nc, dst);
       })) {
     return;

@@ -161,7 +161,7 @@ class NhwcGemmF32 : public Algorithm {
     FusedStoreArgs fused;
     const size_t outc = depthwise_ ? p.dstC : geo_.ocg;  // output channels of a row call
     const bool fuse = p.dstF == TensorFormat::kNhwc && outc >= 16 &&
-                      WithVectorActivation(e.activation, [](auto) {});
+                      WithFusedActivation(e.activation, [](auto) {});
     const size_t es = p.dstT == DataType::k16b ? 2 : 4;
     if (fuse) {
       fused.epilogue = &e;

@@ -168,6 +168,23 @@ inline bool WithVectorActivation(Activation a, F&& f) {
   }
 }
 
+// WithVectorActivation plus Swish and Mish: the activations the x86
+// epilogues (AVX-512, AVX2, SSE4.1) compute in registers, with the
+// Cody-Waite exp of core/exp_constants.h; Elu and Gelu go through
+// ActivateKernels().
+template <class F>
+inline bool WithFusedActivation(Activation a, F&& f) {
+  if (a == Activation::kSwish) {
+    f(std::integral_constant<Activation, Activation::kSwish>());
+    return true;
+  }
+  if (a == Activation::kMish) {
+    f(std::integral_constant<Activation, Activation::kMish>());
+    return true;
+  }
+  return WithVectorActivation(a, f);
+}
+
 // Runtime-dispatched Activate (for the reference and tests).
 float ActivateAny(float v, Activation a, const float* params, size_t c);
 

@@ -40,7 +40,7 @@ using GemmRowFn = void (*)(const GemmRowArgs& args);
 // Optionally (`fused` not null, GEMM only) the row applies the epilogue to
 // its first fused->channels output channels (a multiple of 16) in
 // registers and stores them to the NHWC dst: bias, an activation of
-// WithVectorActivation, BF16 rounding, exactly as StoreRow would; `out`
+// WithFusedActivation, BF16 rounding, exactly as StoreRow would; `out`
 // then receives only the channels past them.
 struct FusedStoreArgs {
   const Epilogue* epilogue;

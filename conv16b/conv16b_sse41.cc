@@ -27,6 +27,17 @@ struct Sse41 {
   static T Mul(T a, T b) { return _mm_mul_ps(a, b); }
   static T Max(T a, T b) { return _mm_max_ps(a, b); }
   static T Min(T a, T b) { return _mm_min_ps(a, b); }
+  static T Sub(T a, T b) { return _mm_sub_ps(a, b); }
+  static T Div(T a, T b) { return _mm_div_ps(a, b); }
+  static T NegMulAdd(T a, T b, T c) { return _mm_sub_ps(c, _mm_mul_ps(a, b)); }
+  static T Greater(T a, T b) { return _mm_cmpgt_ps(a, b); }
+  static T Unordered(T a, T b) { return _mm_cmpunord_ps(a, b); }
+  static T Blend(T mask, T a, T b) { return _mm_blendv_ps(a, b, mask); }  // mask ? b : a
+  // q * 2^n, n held in the low bits of t (ExpClamped's rounding constant).
+  static T AddToExponent(T q, T t) {
+    return _mm_castsi128_ps(
+        _mm_add_epi32(_mm_castps_si128(q), _mm_slli_epi32(_mm_castps_si128(t), 23)));
+  }
   static void StoreBf16(uint16_t* p, T v) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4(v));
   }

@@ -101,7 +101,7 @@ template <class Out>
 void Row(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e, size_t n, size_t oy,
          uint8_t* dst) {
   if (g.p.dstF == TensorFormat::kNhwc &&
-      WithActivationAvx512(e.activation, [&](auto act) {
+      WithFusedActivation(e.activation, [&](auto act) {
         RowA<Out, decltype(act)::value>(a, g, e, n, oy, dst);
       })) {
     return;

@@ -48,21 +48,6 @@ inline __m512 ClampExpArg(__m512 x) {
   return _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
 }
 
-// The activations fused into the AVX-512 epilogues: the vector ones and
-// Swish and Mish (conv16b_act_hwy.cc's formulas, NaN kept).
-template <class F>
-inline bool WithActivationAvx512(Activation a, F&& f) {
-  if (a == Activation::kSwish) {
-    f(std::integral_constant<Activation, Activation::kSwish>());
-    return true;
-  }
-  if (a == Activation::kMish) {
-    f(std::integral_constant<Activation, Activation::kMish>());
-    return true;
-  }
-  return WithVectorActivation(a, f);
-}
-
 // The activations whose SPEC formula is a few FP32 operations, in the same
 // order as Activate<A> (so results are identical), on 16 channels; Swish and
 // Mish as ActivateKernels() computes them.

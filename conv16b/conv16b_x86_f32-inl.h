@@ -20,19 +20,54 @@
 
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_internal.h"
+#include "core/exp_constants.h"
 #include "conv16b/conv16b_kernels.h"
 
 namespace synops {
 namespace conv16b_internal {
 namespace x86_f32 {
 
+// e^x for x in [-87, 88]: the Cody-Waite exp of core/hwy_math-inl.h's
+// ExpClamped (the same operations; FMA where V has it), 2^n added to the
+// exponent field.
+template <class V>
+inline typename V::T ExpClamped(typename V::T x) {
+  using namespace exp_constants;  // NOLINT(build/namespaces)
+  const auto magic = V::Set1(kExpMagic);
+  const auto t = V::MulAdd(x, V::Set1(kLog2e), magic);
+  const auto n = V::Sub(t, magic);
+  const auto r = V::NegMulAdd(n, V::Set1(kLn2Lo), V::NegMulAdd(n, V::Set1(kLn2Hi), x));
+  auto q = V::Set1(kExpPoly[0]);
+#pragma GCC unroll 6
+  for (int i = 1; i < 7; ++i) q = V::MulAdd(q, r, V::Set1(kExpPoly[i]));
+  return V::AddToExponent(q, t);
+}
+
 // The activations whose SPEC formula is a few FP32 operations, in the same
-// operand order as the AVX-512 ActivateV (conv16b_x86_epilogue-inl.h), on
-// V::kLanes channels starting at channel c.
+// operand order as the AVX-512 ActivateV (conv16b_x86_epilogue-inl.h), and
+// Swish and Mish as ActivateKernels() computes them, on V::kLanes channels
+// starting at channel c.
 template <class V, Activation A>
 inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
   const auto zero = V::Zero();
-  if constexpr (A == Activation::kIdentity) {
+  if constexpr (A == Activation::kSwish || A == Activation::kMish) {
+    const auto clamp = [](typename V::T x) {
+      return V::Min(V::Max(x, V::Set1(-87.0f)), V::Set1(88.0f));
+    };
+    typename V::T r;
+    if constexpr (A == Activation::kSwish) {
+      // v / (1 + e^(-v p0)); e^80 already makes the quotient negligible.
+      const auto arg = V::Min(V::Mul(V::Sub(zero, v), V::Set1(p[0])), V::Set1(80.0f));
+      r = V::Div(v, V::Add(V::Set1(1.0f), ExpClamped<V>(clamp(arg))));
+    } else {
+      // v > p0 ? v : v * n / (n + 2), n = e (e + 2), e = e^min(v, 20).
+      const auto e = ExpClamped<V>(clamp(V::Min(v, V::Set1(20.0f))));
+      const auto n = V::Mul(e, V::Add(e, V::Set1(2.0f)));
+      r = V::Blend(V::Greater(v, V::Set1(p[0])),
+                   V::Mul(v, V::Div(n, V::Add(n, V::Set1(2.0f)))), v);
+    }
+    return V::Blend(V::Unordered(v, v), r, v);  // NaN stays NaN
+  } else if constexpr (A == Activation::kIdentity) {
     return v;
   } else if constexpr (A == Activation::kRelu) {
     return V::Max(zero, v);
@@ -218,7 +253,7 @@ void WithSinks(const GemmRowF32Args& a, size_t fused, size_t total, Run run) {
   size_t done = 0;
   if (a.fused != nullptr) {
     const bool bf16 = a.fused->bf16;
-    if (WithVectorActivation(a.fused->epilogue->activation, [&](auto act) {
+    if (WithFusedActivation(a.fused->epilogue->activation, [&](auto act) {
           constexpr Activation A = decltype(act)::value;
           if (bf16) {
             run(static_cast<ToDst<V, A, true>*>(nullptr), size_t{0}, fused);
@@ -491,7 +526,7 @@ template <class V>
 void StoreRow(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
               size_t oy, size_t c0, size_t nc, uint8_t* dst) {
   const bool bf16 = g.p.dstT == DataType::k16b, nhwc = g.p.dstF == TensorFormat::kNhwc;
-  if (WithVectorActivation(e.activation, [&](auto a) {
+  if (WithFusedActivation(e.activation, [&](auto a) {
         constexpr Activation A = decltype(a)::value;
         if (nhwc) {
           (bf16 ? StoreNhwc<V, A, true> : StoreNhwc<V, A, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
