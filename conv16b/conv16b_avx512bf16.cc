@@ -43,18 +43,19 @@ struct StoreBf16Cvt {
   }
 };
 
-// One pixel run of an AMX block: sums[i * 32 + j] -> dst NHWC, nx pixels
-// from `base` (element index of channel c0), nc <= 32 channels.
+// One pixel run of an AMX block or a GEMM row: sums[i * ld + j] -> dst
+// NHWC, nx pixels from `base` (element index of channel c0), nc <= 32
+// channels.
 template <Activation A, bool kBf16, bool kTwo>
-void StoreBlockRun(const Epilogue& e, const float* sums, size_t nx, size_t stride, size_t base,
-                   size_t c0, __mmask16 m0, __mmask16 m1, uint8_t* dst) {
+void StoreBlockRun(const Epilogue& e, const float* sums, size_t ld, size_t nx, size_t stride,
+                   size_t base, size_t c0, __mmask16 m0, __mmask16 m1, uint8_t* dst) {
   const __m512 b0 = _mm512_maskz_loadu_ps(m0, e.bias + c0);
   const __m512 b1 = kTwo ? _mm512_maskz_loadu_ps(m1, e.bias + c0 + 16) : _mm512_setzero_ps();
-  for (size_t x = 0; x < nx; ++x, sums += 32, base += stride) {
-    const __m512 v0 = ActivateV<A>(_mm512_add_ps(_mm512_load_ps(sums), b0), e.params, c0, m0);
+  for (size_t x = 0; x < nx; ++x, sums += ld, base += stride) {
+    const __m512 v0 = ActivateV<A>(_mm512_add_ps(_mm512_loadu_ps(sums), b0), e.params, c0, m0);
     __m512 v1 = _mm512_setzero_ps();
     if (kTwo) {
-      v1 = ActivateV<A>(_mm512_add_ps(_mm512_load_ps(sums + 16), b1), e.params, c0 + 16, m1);
+      v1 = ActivateV<A>(_mm512_add_ps(_mm512_loadu_ps(sums + 16), b1), e.params, c0 + 16, m1);
     }
     if (kBf16) {
       uint16_t* d = reinterpret_cast<uint16_t*>(dst) + base;
@@ -87,7 +88,7 @@ void StoreBlockT(const Geometry& g, const Epilogue& e, const float* sums, size_t
   while (npix != 0 && oy < p.dstH) {
     const size_t in_row = std::min(npix, vw - ox);
     if (ox < p.dstW) {
-      StoreBlockRun<A, kBf16, kTwo>(e, sums, std::min(in_row, p.dstW - ox), p.dstC,
+      StoreBlockRun<A, kBf16, kTwo>(e, sums, 32, std::min(in_row, p.dstW - ox), p.dstC,
                                     ((n * p.dstH + oy) * p.dstW + ox) * p.dstC + c0, c0, m0, m1,
                                     dst);
     }
@@ -194,6 +195,35 @@ void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sum
     return;
   }
   StorePixels(StoreRunAvx512, g, e, sums, 32, n, oy, ox, vw, npix, c0, nc, dst);
+}
+
+void StoreRowAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                        size_t n, size_t oy, size_t c0, size_t nc, uint8_t* dst) {
+  const ConvParams& p = g.p;
+  // NHWC: StoreBlockRun over the row, 32 channels at a time, so BF16 pairs
+  // of vectors are rounded by one vcvtne2ps2bf16 (StoreRowAvx512's integer
+  // rounding was most of the epilogue: 16% of a 3x3 stem 3->32).
+  if (p.dstF == TensorFormat::kNhwc &&
+      WithFusedActivation(e.activation, [&](auto a) {
+        constexpr Activation A = decltype(a)::value;
+        const bool bf16 = p.dstT == DataType::k16b;
+        const size_t base = (n * p.dstH + oy) * p.dstW * p.dstC;
+        for (size_t j = 0; j < nc; j += 32) {
+          const size_t left = nc - j;
+          const __mmask16 m0 = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u);
+          const __mmask16 m1 = left >= 32   ? __mmask16(0xFFFF)
+                               : left > 16 ? __mmask16((1u << (left - 16)) - 1u)
+                                           : __mmask16(0);
+          const auto run = left > 16 ? (bf16 ? StoreBlockRun<A, true, true>
+                                             : StoreBlockRun<A, false, true>)
+                                     : (bf16 ? StoreBlockRun<A, true, false>
+                                             : StoreBlockRun<A, false, false>);
+          run(e, sums + j, ld, p.dstW, p.dstC, base + c0 + j, c0 + j, m0, m1, dst);
+        }
+      })) {
+    return;
+  }
+  StoreRowAvx512(g, e, sums, ld, n, oy, c0, nc, dst);
 }
 
 void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,

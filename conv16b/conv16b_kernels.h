@@ -226,6 +226,10 @@ void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, con
                                size_t n, size_t oy, uint8_t* dst);
 // conv16b_avx512bf16.cc: vdpbf16ps.
 void GemmRowAvx512Bf16(const GemmRowArgs& args);
+// conv16b_avx512bf16.cc: StoreRowAvx512 with BF16 pairs of vectors rounded
+// by one vcvtne2ps2bf16 (denormal lanes by the integer rounding).
+void StoreRowAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,
+                        size_t n, size_t oy, size_t c0, size_t nc, uint8_t* dst);
 // conv16b_avx512bf16.cc: StorePixels of an AMX block (sums 64-byte aligned,
 // ld 32) with vcvtne2ps2bf16 for NHWC output; bit-identical to StoreOutput.
 void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
