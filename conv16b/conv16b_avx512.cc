@@ -103,7 +103,19 @@ void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t l
   for (size_t x = 0; x < nx; ++x) {
     const size_t base = ((n * p.dstH + oy) * p.dstW + x0 + x) * p.dstC + c0;
     const float* s = sums + x * ld;
-    for (size_t j = 0; j < nc; j += 16) {
+    size_t j = 0;
+    if (kBf16) {
+      for (; j + 32 <= nc; j += 32) {
+        const __m512 v0 = ActivateV<A>(_mm512_add_ps(_mm512_loadu_ps(s + j),
+                                                     _mm512_loadu_ps(e.bias + c0 + j)),
+                                       e.params, c0 + j, 0xFFFF);
+        const __m512 v1 = ActivateV<A>(_mm512_add_ps(_mm512_loadu_ps(s + j + 16),
+                                                     _mm512_loadu_ps(e.bias + c0 + j + 16)),
+                                       e.params, c0 + j + 16, 0xFFFF);
+        StoreBf16Pair(reinterpret_cast<uint16_t*>(dst) + base + j, v0, v1);
+      }
+    }
+    for (; j < nc; j += 16) {
       const size_t left = nc - j;
       const __mmask16 mask = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u);
       __m512 v = _mm512_add_ps(_mm512_loadu_ps(s + j), _mm512_maskz_loadu_ps(mask, e.bias + c0 + j));

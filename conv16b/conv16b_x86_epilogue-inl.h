@@ -30,6 +30,28 @@ inline __m256i ToBf16(__m512 v) {
   return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
 }
 
+// v0 then v1 rounded as ToBf16, 32 values stored at p: the rounding left in
+// the upper halves and one two-source word permute for both (ToBf16's
+// narrowing is two uops per vector), the NaN quieting only when a compare
+// finds one.
+inline void StoreBf16Pair(uint16_t* p, __m512 v0, __m512 v1) {
+  if (__builtin_expect(_mm512_cmp_ps_mask(v0, v1, _CMP_UNORD_Q) != 0, 0)) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), ToBf16(v0));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 16), ToBf16(v1));
+    return;
+  }
+  const auto upper = [](__m512 v) {
+    const __m512i u = _mm512_castps_si512(v);
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    return _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb);
+  };
+  alignas(64) static constexpr uint16_t kUpperHalves[32] = {
+      1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
+      33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63};
+  _mm512_storeu_si512(p, _mm512_permutex2var_epi16(upper(v0), _mm512_load_si512(kUpperHalves),
+                                                   upper(v1)));
+}
+
 // e^x for x in [-87, 88]: hmath::ExpClamped's Cody-Waite reduction and
 // polynomial, 2^n by scalef (<= 1 ULP).
 inline __m512 ExpClamped512(__m512 x) {
