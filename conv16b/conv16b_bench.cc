@@ -80,21 +80,9 @@ void Register(const std::string& label, const Shape& shape, const Variant& varia
   })->Unit(benchmark::kMillisecond);
 }
 
-#if defined(__x86_64__)
-// A compute-peak loop `peak` (returns the FLOPs of `iterations`) as a
-// benchmark with a FLOPS counter; skipped without `isa`.
-void RegisterPeak(const char* name, Isa isa, uint64_t (*peak)(uint64_t), uint64_t iterations) {
-  benchmark::RegisterBenchmark(name, [=](benchmark::State& state) {
-    if (!testing::SkipUnlessSupported(state, isa)) return;
-    double flops = 0;
-    for (auto _ : state) flops += static_cast<double>(peak(iterations));
-    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
-  });
-}
-#endif
-
 void RegisterAll() {
 #if defined(__x86_64__)
+  using testing::RegisterPeak;
   RegisterPeak("Peak/sse41/mul_add", Isa::kSse41, conv16b_internal::PeakSse41, 1 << 16);
   RegisterPeak("Peak/avx2/fma", Isa::kAvx2, conv16b_internal::PeakAvx2, 1 << 16);
   RegisterPeak("Peak/avx512/fma", Isa::kAvx512, conv16b_internal::PeakAvx512, 1 << 16);

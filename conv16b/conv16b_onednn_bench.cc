@@ -26,8 +26,11 @@
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_bench_shapes.h"
 #include "conv16b/conv16b_check.h"
+#include "conv16b/conv16b_kernels.h"
 #include "core/aligned.h"
+#include "core/dispatch.h"
 #include "oneapi/dnnl/dnnl.hpp"
+#include "testing/bench_util.h"
 
 namespace synops {
 namespace {
@@ -166,6 +169,17 @@ void BM_OneDnn(benchmark::State& state, Shape shape) {
 }
 
 void RegisterAll() {
+#if defined(__x86_64__)
+  // The compute peaks of this binary: each run's ratios of both libraries
+  // to the bound of the path they ran. FLOPS count every tap of the
+  // padded window; oneDNN skips the taps that fall in the padding (9% of
+  // a 3x3 over 14x14), so its 3x3 layers can show more than the peak.
+  testing::RegisterPeak("Peak/avx512/fma", Isa::kAvx512, conv16b_internal::PeakAvx512, 1 << 16);
+  testing::RegisterPeak("Peak/avx512bf16/vdpbf16ps", Isa::kAvx512Bf16,
+                        conv16b_internal::PeakAvx512Bf16, 1 << 16);
+  testing::RegisterPeak("Peak/amx_bf16/tdpbf16ps", Isa::kAmxBf16, conv16b_internal::amx_bf16::Peak,
+                        1 << 14);
+#endif
   for (const Shape& shape : kShapes) {
     benchmark::RegisterBenchmark((std::string("Conv16b/") + shape.label).c_str(), BM_Conv16b,
                                  shape)

@@ -129,5 +129,14 @@ bool SkipUnlessSupported(benchmark::State& state, Isa isa) {
   return false;
 }
 
+void RegisterPeak(const char* name, Isa isa, uint64_t (*peak)(uint64_t), uint64_t iterations) {
+  benchmark::RegisterBenchmark(name, [=](benchmark::State& state) {
+    if (!SkipUnlessSupported(state, isa)) return;
+    double flops = 0;
+    for (auto _ : state) flops += static_cast<double>(peak(iterations));
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+  });
+}
+
 }  // namespace testing
 }  // namespace synops

@@ -4,6 +4,7 @@
 #define SYNOPS_TESTING_BENCH_UTIL_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -58,6 +59,11 @@ class AlignedFloats {
 // Skips the benchmark (visibly, as an error row) if the CPU cannot run `isa`.
 // Returns false if skipped.
 bool SkipUnlessSupported(benchmark::State& state, Isa isa);
+
+// Registers `name`: a compute-peak loop (`peak` runs `iterations` and
+// returns their FLOPs) with a FLOPS counter, skipped without `isa`. Kernel
+// benchmarks report their FLOPS next to it, in the same binary and run.
+void RegisterPeak(const char* name, Isa isa, uint64_t (*peak)(uint64_t), uint64_t iterations);
 
 }  // namespace testing
 }  // namespace synops
