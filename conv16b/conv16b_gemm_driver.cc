@@ -65,6 +65,7 @@ class NhwcGemm : public PackedGemm {
       const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
       RunRows(n, a, row_, store_, e, dst, [&](size_t oy, size_t gr) {
         a.src = base + oy * p.strideY * pw * cp + gr * icp;
+        TapRows(p, oy, &a.ky_begin, &a.ky_end);
       });
     }
   }
@@ -185,6 +186,7 @@ class NhwcGemmF32 : public Algorithm {
           }
           rows[ky] = row;
         }
+        TapRows(p, oy, &a.ky_begin, &a.ky_end);
         if (depthwise_) {
           a.offset = 0;
           a.weight = packed_.data();

@@ -168,6 +168,22 @@ inline bool WithVectorActivation(Activation a, F&& f) {
   }
 }
 
+// The kernel rows [*ky_begin, *ky_end) whose source row lies inside the
+// image for output row oy: the others read only padding (zeros), and
+// skipping them is exact (a sum is unchanged by adding +-0 products, and
+// +0 stays +0). A 3x3 over 14x14 with padding 1 skips 4.8% of its taps.
+inline void TapRows(const ConvParams& p, size_t oy, size_t* ky_begin, size_t* ky_end) {
+  const ptrdiff_t top = static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
+  size_t b = 0, e = p.kernelY;
+  while (b < e && top + static_cast<ptrdiff_t>(b * p.dilationY) < 0) ++b;
+  while (e > b &&
+         top + static_cast<ptrdiff_t>((e - 1) * p.dilationY) >= static_cast<ptrdiff_t>(p.srcH)) {
+    --e;
+  }
+  *ky_begin = b;
+  *ky_end = e;
+}
+
 // WithVectorActivation plus Swish and Mish: the activations the x86
 // epilogues (AVX-512, AVX2, SSE4.1) compute in registers, with the
 // Cody-Waite exp of core/exp_constants.h; Elu and Gelu go through

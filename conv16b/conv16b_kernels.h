@@ -21,6 +21,9 @@ struct GemmRowArgs {
   const uint16_t* src;
   size_t pixel_stride, ky_stride, kx_stride;  // elements
   size_t kernel_y, kernel_x, pairs;
+  // Kernel rows [ky_begin, min(ky_end, kernel_y)) are summed: the others
+  // read only padding rows (zeros) for this output row (TapRows).
+  size_t ky_begin = 0, ky_end = SIZE_MAX;
   const uint16_t* weight;
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;
@@ -54,6 +57,7 @@ struct GemmRowF32Args {
   const float* const* rows;
   size_t offset, pixel_stride, kx_stride;  // elements
   size_t kernel_y, kernel_x, channels;
+  size_t ky_begin = 0, ky_end = SIZE_MAX;  // as GemmRowArgs (GEMM rows only)
   const float* weight;
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;

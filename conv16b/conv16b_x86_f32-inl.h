@@ -193,7 +193,8 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
       for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b_m, wv[v], acc[m][v]);
     }
   };
-  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+  const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
+  for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
       const char* b[2];
       b[0] = reinterpret_cast<const char*>(a.rows[ky] + a.offset + x0 * a.pixel_stride + kx * a.kx_stride);

@@ -23,7 +23,8 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
-  for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+  const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
+  for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
       const uint16_t* s = src + ky * a.ky_stride + kx * a.kx_stride;
       const uint16_t* w = weight + (ky * a.kernel_x + kx) * a.pairs * 32;
