@@ -115,11 +115,8 @@ HWY_INLINE Pack<N> ActivateVec(DF d, Pack<N> v, float p0) {
     static_assert(A == Activation::kGelu, "activation");
     const Pack<N> x = Mul(Abs(v), Set<N>(d, 0.70710678118654752440f));
     const Pack<N> t = Div(one, MulAdd(x, Set<N>(d, 0.5f), one));
-    Pack<N> q = Set<N>(d, 0.17087277f);
-    for (float c : {-0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f, -0.18628806f, 0.09678418f,
-                    0.37409196f, 1.00002368f, -1.26551223f}) {
-      q = MulAdd(q, t, Set<N>(d, c));
-    }
+    Pack<N> q = Set<N>(d, conv16b_internal::kGeluErfcPoly[0]);
+    for (int i = 1; i < 10; ++i) q = MulAdd(q, t, Set<N>(d, conv16b_internal::kGeluErfcPoly[i]));
     // erfc(|v| / sqrt 2); the exponent is clamped at -80 so no intermediate
     // is denormal (each denormal operation costs a microcode assist; the
     // result is then below 1e-35 either way).

@@ -184,22 +184,33 @@ inline void TapRows(const ConvParams& p, size_t oy, size_t* ky_begin, size_t* ky
   *ky_end = e;
 }
 
-// WithVectorActivation plus Swish and Mish: the activations the x86
-// epilogues (AVX-512, AVX2, SSE4.1) compute in registers, with the
-// Cody-Waite exp of core/exp_constants.h; Elu and Gelu go through
-// ActivateKernels().
+// WithVectorActivation plus Swish, Mish and Gelu: the activations the x86
+// epilogues (AVX-512, AVX2, SSE4.1) compute in registers with
+// conv16b_act_hwy.cc's formulas and the Cody-Waite exp of
+// core/exp_constants.h; Elu (expm1) goes through ActivateKernels().
 template <class F>
 inline bool WithFusedActivation(Activation a, F&& f) {
-  if (a == Activation::kSwish) {
-    f(std::integral_constant<Activation, Activation::kSwish>());
-    return true;
+  switch (a) {
+    case Activation::kSwish:
+      f(std::integral_constant<Activation, Activation::kSwish>());
+      return true;
+    case Activation::kMish:
+      f(std::integral_constant<Activation, Activation::kMish>());
+      return true;
+    case Activation::kGelu:
+      f(std::integral_constant<Activation, Activation::kGelu>());
+      return true;
+    default:
+      return WithVectorActivation(a, f);
   }
-  if (a == Activation::kMish) {
-    f(std::integral_constant<Activation, Activation::kMish>());
-    return true;
-  }
-  return WithVectorActivation(a, f);
 }
+
+// Gelu's erfc(x) = t exp(-x^2 + P(t)), t = 1 / (1 + x / 2), for x >= 0
+// (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7): P's
+// coefficients, highest degree first.
+inline constexpr float kGeluErfcPoly[10] = {0.17087277f,  -0.82215223f, 1.48851587f, -1.13520398f,
+                                            0.27886807f,  -0.18628806f, 0.09678418f, 0.37409196f,
+                                            1.00002368f, -1.26551223f};
 
 // Runtime-dispatched Activate (for the reference and tests).
 float ActivateAny(float v, Activation a, const float* params, size_t c);

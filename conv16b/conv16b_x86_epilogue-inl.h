@@ -76,10 +76,22 @@ inline __m512 ClampExpArg(__m512 x) {
 template <Activation A>
 inline __m512 ActivateV(__m512 v, const float* p, size_t c, __mmask16 mask) {
   const __m512 zero = _mm512_setzero_ps();
-  if constexpr (A == Activation::kSwish || A == Activation::kMish) {
+  if constexpr (A == Activation::kSwish || A == Activation::kMish || A == Activation::kGelu) {
     const __m512 one = _mm512_set1_ps(1.0f);
     __m512 r;
-    if constexpr (A == Activation::kSwish) {
+    if constexpr (A == Activation::kGelu) {
+      // v Phi(v), Phi(v) = erfc(-v / sqrt 2) / 2 (conv16b_act_hwy.cc).
+      const __m512 x = _mm512_mul_ps(_mm512_abs_ps(v), _mm512_set1_ps(0.70710678118654752440f));
+      const __m512 t = _mm512_div_ps(one, _mm512_fmadd_ps(x, _mm512_set1_ps(0.5f), one));
+      __m512 q = _mm512_set1_ps(kGeluErfcPoly[0]);
+#pragma GCC unroll 9
+      for (int i = 1; i < 10; ++i) q = _mm512_fmadd_ps(q, t, _mm512_set1_ps(kGeluErfcPoly[i]));
+      const __m512 arg = _mm512_max_ps(_mm512_fnmadd_ps(x, x, q), _mm512_set1_ps(-80.0f));
+      const __m512 half = _mm512_mul_ps(_mm512_mul_ps(t, ExpClamped512(arg)), _mm512_set1_ps(0.5f));
+      const __m512 phi = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, zero, _CMP_GE_OQ), half,
+                                              _mm512_sub_ps(one, half));
+      r = _mm512_mul_ps(v, phi);
+    } else if constexpr (A == Activation::kSwish) {
       // v / (1 + e^(-v p0)); e^80 already makes the quotient negligible.
       const __m512 arg = _mm512_min_ps(_mm512_mul_ps(_mm512_sub_ps(zero, v), _mm512_set1_ps(p[0])),
                                        _mm512_set1_ps(80.0f));

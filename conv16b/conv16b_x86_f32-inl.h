@@ -50,12 +50,23 @@ inline typename V::T ExpClamped(typename V::T x) {
 template <class V, Activation A>
 inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
   const auto zero = V::Zero();
-  if constexpr (A == Activation::kSwish || A == Activation::kMish) {
+  if constexpr (A == Activation::kSwish || A == Activation::kMish || A == Activation::kGelu) {
     const auto clamp = [](typename V::T x) {
       return V::Min(V::Max(x, V::Set1(-87.0f)), V::Set1(88.0f));
     };
     typename V::T r;
-    if constexpr (A == Activation::kSwish) {
+    if constexpr (A == Activation::kGelu) {
+      // v Phi(v), Phi(v) = erfc(-v / sqrt 2) / 2 (conv16b_act_hwy.cc).
+      const auto one = V::Set1(1.0f);
+      const auto x = V::Mul(V::Max(v, V::Sub(zero, v)), V::Set1(0.70710678118654752440f));
+      const auto t = V::Div(one, V::MulAdd(x, V::Set1(0.5f), one));
+      auto q = V::Set1(kGeluErfcPoly[0]);
+#pragma GCC unroll 9
+      for (int i = 1; i < 10; ++i) q = V::MulAdd(q, t, V::Set1(kGeluErfcPoly[i]));
+      const auto arg = V::Max(V::NegMulAdd(x, x, q), V::Set1(-80.0f));
+      const auto half = V::Mul(V::Mul(t, ExpClamped<V>(arg)), V::Set1(0.5f));
+      r = V::Mul(v, V::Blend(V::Greater(zero, v), V::Sub(one, half), half));
+    } else if constexpr (A == Activation::kSwish) {
       // v / (1 + e^(-v p0)); e^80 already makes the quotient negligible.
       const auto arg = V::Min(V::Mul(V::Sub(zero, v), V::Set1(p[0])), V::Set1(80.0f));
       r = V::Div(v, V::Add(V::Set1(1.0f), ExpClamped<V>(clamp(arg))));
