@@ -144,7 +144,8 @@ struct B16 {
 #elif HWY_TARGET == HWY_AVX2
     // n < 8: n / 2 whole 32-bit words by VPMASKMOVD and an odd last element
     // blended in (a memcpy call per row tail made count-49 BF16 rows 2.8x
-    // the time of FP32).
+    // the time of FP32); one element (rows of 8k + 1) by a scalar load.
+    if (n == 1) return Widen(d, hn::Vec<D16>{_mm_cvtsi32_si128(p[0])});
     const __m128i words = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(n / 2)),
                                           _mm_setr_epi32(0, 1, 2, 3));
     __m128i v = _mm_maskload_epi32(reinterpret_cast<const int*>(p), words);
@@ -169,6 +170,10 @@ struct B16 {
 #elif HWY_TARGET == HWY_AVX2
     // As LoadPart: whole words by VPMASKMOVD, an odd last element alone.
     const __m128i r = Round(d, v).raw;
+    if (n == 1) {
+      p[0] = static_cast<uint16_t>(_mm_extract_epi16(r, 0));
+      return;
+    }
     const __m128i words = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(n / 2)),
                                           _mm_setr_epi32(0, 1, 2, 3));
     _mm_maskstore_epi32(reinterpret_cast<int*>(p), words, r);
