@@ -63,12 +63,18 @@ void GemmRow(const GemmRowArgs& a) {
 #undef SYNOPS_TILES
   const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
   const size_t ld = a.nblocks * 16;
+  // Tiles of balanced widths (14 pixels: 7 + 7, not 12 + 2; 28: 10 + 9 + 9,
+  // not 12 + 12 + 4): a narrow tile has too few accumulators to cover the
+  // latency of vdpbf16ps (or of the FMA pair).
+  const size_t tiles = (a.width + kTileM - 1) / kTileM;
+  const size_t base = tiles != 0 ? a.width / tiles : 0, extra = tiles != 0 ? a.width % tiles : 0;
   for (size_t nb = 0; nb < a.nblocks; nb += 2) {
     const int nv = a.nblocks - nb >= 2 ? 2 : 1;
-    for (size_t x = 0; x < a.width; x += kTileM) {
-      const size_t m = a.width - x < kTileM ? a.width - x : kTileM;
+    for (size_t t = 0, x = 0; t < tiles; ++t) {
+      const size_t m = base + (t < extra ? 1 : 0);
       kTiles[nv - 1][m](a, a.src + x * a.pixel_stride, a.weight + nb * block_stride,
                         block_stride, a.out + x * ld + nb * 16, ld);
+      x += m;
     }
   }
 }
