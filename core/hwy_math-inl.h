@@ -40,6 +40,11 @@ alignas(64) inline constexpr float kLogTable[2][32] = {
 };
 
 
+// log1p(r) = r q(r) on [-1/64, 1/32], relative error 8.3e-9: q's
+// coefficients, highest degree first (LogAvx512 and LogAvx2Normal).
+inline constexpr float kLog1pPoly[4] = {-2.438943982e-01f, 3.333665729e-01f, -5.000012517e-01f,
+                                        1.0f};
+
 }  // namespace hmath_tables
 }  // namespace synops
 #endif  // SYNOPS_CORE_HWY_MATH_TABLES_
@@ -66,6 +71,19 @@ HWY_INLINE void UnrollImpl(F&& f, std::index_sequence<I...>) {
 template <size_t K, class F>
 HWY_INLINE void Unroll(F&& f) {
   UnrollImpl(f, std::make_index_sequence<K>());
+}
+
+// The last step of LogAvx512 and LogAvx2Normal on K vectors of either
+// width: x += r q(r) (log1p(r), hmath_tables::kLog1pPoly), each Horner step
+// for all K before the next. fma(a, b, c) = a b + c; set(c) broadcasts c.
+template <size_t K, class V, class Fma, class Set>
+HWY_INLINE void AddLog1p(const V (&r)[K], V (&x)[K], Fma fma, Set set) {
+  using hmath_tables::kLog1pPoly;
+  V q[K];
+  Unroll<K>([&](size_t k) HWY_ATTR { q[k] = fma(set(kLog1pPoly[0]), r[k], set(kLog1pPoly[1])); });
+  Unroll<K>([&](size_t k) HWY_ATTR { q[k] = fma(q[k], r[k], set(kLog1pPoly[2])); });
+  Unroll<K>([&](size_t k) HWY_ATTR { q[k] = fma(q[k], r[k], set(kLog1pPoly[3])); });
+  Unroll<K>([&](size_t k) HWY_ATTR { x[k] = fma(q[k], r[k], x[k]); });
 }
 
 // e^r for |r| <= ln2/2 (a little beyond is fine): degree-6 polynomial
@@ -248,7 +266,7 @@ HWY_INLINE void LogAvx512(__m512 (&x)[K]) {
   const float* t1 = hmath_tables::kLogTable[1];
   const __m512 t0lo = _mm512_load_ps(t0), t0hi = _mm512_load_ps(t0 + 16);
   const __m512 t1lo = _mm512_load_ps(t1), t1hi = _mm512_load_ps(t1 + 16);
-  __m512 m[K], r[K], q[K];
+  __m512 m[K], r[K];
   Unroll<K>([&](size_t k) HWY_ATTR {
     m[k] = _mm512_getmant_ps(x[k], _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
     x[k] = _mm512_getexp_ps(x[k]);
@@ -260,18 +278,9 @@ HWY_INLINE void LogAvx512(__m512 (&x)[K]) {
     x[k] = _mm512_fmadd_ps(x[k], _mm512_set1_ps(0.693147182f),
                            _mm512_permutex2var_ps(t1lo, j, t1hi));
   });
-  // log1p(r) = r q(r), relative error 8.3e-9 on [-1/64, 1/32].
-  Unroll<K>([&](size_t k) HWY_ATTR {
-    q[k] = _mm512_fmadd_ps(_mm512_set1_ps(-2.438943982e-01f), r[k],
-                           _mm512_set1_ps(3.333665729e-01f));
-  });
-  Unroll<K>([&](size_t k) HWY_ATTR {
-    q[k] = _mm512_fmadd_ps(q[k], r[k], _mm512_set1_ps(-5.000012517e-01f));
-  });
-  Unroll<K>([&](size_t k) HWY_ATTR {
-    q[k] = _mm512_fmadd_ps(q[k], r[k], _mm512_set1_ps(1.0f));
-  });
-  Unroll<K>([&](size_t k) HWY_ATTR { x[k] = _mm512_fmadd_ps(q[k], r[k], x[k]); });
+  AddLog1p<K>(
+      r, x, [](__m512 a, __m512 b, __m512 c) HWY_ATTR { return _mm512_fmadd_ps(a, b, c); },
+      [](float c) HWY_ATTR { return _mm512_set1_ps(c); });
 }
 
 // One vector.
@@ -334,7 +343,7 @@ template <size_t K>
 HWY_INLINE void LogAvx2Normal(__m256 (&x)[K]) {
   const float* t0 = hmath_tables::kLogTable[0];
   const float* t1 = hmath_tables::kLogTable[1];
-  __m256 m[K], r[K], q[K];
+  __m256 m[K], r[K];
   Unroll<K>([&](size_t k) HWY_ATTR {
     const __m256i u = _mm256_castps_si256(x[k]);
     // m = 1.f, or 1.f / 2 when 1.f >= 1.5 (fraction bit 22 set).
@@ -348,17 +357,9 @@ HWY_INLINE void LogAvx2Normal(__m256 (&x)[K]) {
         _mm256_sub_epi32(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(127)));
     x[k] = _mm256_fmadd_ps(e, _mm256_set1_ps(0.693147182f), Lookup32(t1, j));
   });
-  Unroll<K>([&](size_t k) HWY_ATTR {
-    q[k] = _mm256_fmadd_ps(_mm256_set1_ps(-2.438943982e-01f), r[k],
-                           _mm256_set1_ps(3.333665729e-01f));
-  });
-  Unroll<K>([&](size_t k) HWY_ATTR {
-    q[k] = _mm256_fmadd_ps(q[k], r[k], _mm256_set1_ps(-5.000012517e-01f));
-  });
-  Unroll<K>([&](size_t k) HWY_ATTR {
-    q[k] = _mm256_fmadd_ps(q[k], r[k], _mm256_set1_ps(1.0f));
-  });
-  Unroll<K>([&](size_t k) HWY_ATTR { x[k] = _mm256_fmadd_ps(q[k], r[k], x[k]); });
+  AddLog1p<K>(
+      r, x, [](__m256 a, __m256 b, __m256 c) HWY_ATTR { return _mm256_fmadd_ps(a, b, c); },
+      [](float c) HWY_ATTR { return _mm256_set1_ps(c); });
 }
 
 // Exp2Avx512 for |x| <= 125 only (the caller checks): 2^n by adding n to
