@@ -165,7 +165,7 @@ void StoreNchwRunAvx512(const Geometry& g, const Epilogue& e, const float* sums,
   StoreOutputVector(g, e, sums, ld, n, oy, x0, nx, c0, nc, dst);
 }
 
-// NHWC dst with a transcendental activation (Elu, Mish, Swish, Gelu): the
+// NHWC dst with an activation outside WithFusedActivation (Elu): the
 // bias added in vectors into a chunk of whole pixels (channels padded to 16,
 // the padding lanes zero), one ActivateKernels() call per chunk, and the
 // results rounded and stored in masked vectors. StoreOutputVector's scalar

@@ -241,7 +241,7 @@ void StoreBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sum
                           uint8_t* dst);
 // conv16b_avx512bf16.cc: an AMX NCHW block (sums[j * 32 + i]: channel c0 +
 // j, j < nc, virtual pixel (oy, ox) + i, i < npix, virtual rows vw wide) to
-// an NCHW dst; the transcendental activations through StoreOutputVector.
+// an NCHW dst; Elu (outside WithFusedActivation) through StoreOutputVector.
 void StoreNchwBlockAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums, size_t n,
                               size_t oy, size_t ox, size_t vw, size_t npix, size_t c0, size_t nc,
                               uint8_t* dst);

@@ -496,7 +496,7 @@ void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t l
   if (cvec < nc) StoreOutput(g, e, sums + cvec, ld, n, oy, 0, p.dstW, c0 + cvec, nc - cvec, dst);
 }
 
-// NHWC dst with a transcendental activation: bias added and the result
+// NHWC dst with an activation outside WithFusedActivation (Elu): bias added and the result
 // stored in vectors of this ISA around one ActivateKernels() call per
 // chunk of whole pixels (StoreOutputVector's scalar loops cost as much as
 // the activation); the channel tail through StoreOutputVector.
@@ -548,7 +548,7 @@ void StoreRow(const Geometry& g, const Epilogue& e, const float* sums, size_t ld
       })) {
     return;
   }
-  // Elu, Mish, Swish, Gelu: the Highway kernels of ActivateKernels().
+  // Elu: the Highway kernels of ActivateKernels().
   if (nhwc) {
     (bf16 ? StoreNhwcTranscendental<V, true>
           : StoreNhwcTranscendental<V, false>)(g, e, sums, ld, n, oy, c0, nc, dst);
