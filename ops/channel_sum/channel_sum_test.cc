@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "core/cpu.h"
 #include "gtest/gtest.h"
 #include "ops/channel_sum/channel_sum_check.h"
 #include "ops/channel_sum/channel_sum_kernels.h"
@@ -19,7 +20,10 @@ size_t At(TensorFormat f, size_t c, size_t s, size_t channels, size_t spatial) {
   return f == TensorFormat::kNchw ? c * spatial + s : s * channels + c;
 }
 
-const size_t kChannels[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100};
+// Up to 300: NHWC takes up to four blocks of 2 * lanes channels at a time
+// (128 with AVX-512), then two, then one, then the rest.
+const size_t kChannels[] = {1,  2,  3,  4,  7,  8,  9,   15,  16,  17,  31,
+                            32, 33, 63, 64, 65, 100, 128, 129, 200, 255, 300};
 const size_t kSpatial[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129, 1000};
 const TensorFormat kFormats[] = {TensorFormat::kNchw, TensorFormat::kNhwc};
 
@@ -91,6 +95,34 @@ TEST_P(ChannelSumKernel, EdgeValues) {
       ASSERT_FALSE(mismatch) << FormatName(f) << " s=" << spatial << ": " << mismatch->ToString();
     }
   }
+}
+
+// The cache sizes choose the NHWC row chunks (down to one row), prefetching,
+// and the NCHW short-row path: every choice within the bound.
+TEST_P(ChannelSumKernel, AnyCacheSizesWithinBound) {
+  const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
+  const CacheSizes tiny = {size_t{1} << 10, size_t{4} << 10, 0};
+  const CacheSizes huge = {size_t{1} << 30, size_t{1} << 30, 0};
+  for (const CacheSizes* sizes : {&tiny, &huge}) {
+    SetCacheSizesForTesting(sizes);
+    for (TensorFormat f : kFormats) {
+      for (size_t channels : {64, 200, 300}) {
+        for (size_t spatial : {1, 49, 130, 1000}) {
+          const auto src = testing::RandomBf16(channels * spatial, -100.0f, 100.0f, 11);
+          std::vector<float> want(channels);
+          channel_sum_internal::ChannelSum16bRef(src.data(), channels, spatial, f, want.data());
+          GuardedBuffer<float> got(channels);
+          kernel->fn(src.data(), channels, spatial, f, got.data());
+          EXPECT_TRUE(got.GuardsIntact());
+          const auto mismatch = testing::CompareWithin(
+              got.span(), want, channel_sum_check::Bounds(src.data(), channels, spatial, f));
+          EXPECT_FALSE(mismatch) << FormatName(f) << " c=" << channels << " s=" << spatial
+                                 << " l1d=" << sizes->l1d << ": " << mismatch->ToString();
+        }
+      }
+    }
+  }
+  SetCacheSizesForTesting(nullptr);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, ChannelSumKernel,
