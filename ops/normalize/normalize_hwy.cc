@@ -21,6 +21,7 @@
 
 #include "bf16/bf16.h"
 #include "bf16/bf16_hwy-inl.h"
+#include "core/hwy_math-inl.h"
 #include "core/ieee.h"
 #include "core/streaming.h"
 #include "hwy/cache_control.h"
@@ -263,6 +264,153 @@ HWY_INLINE void OutputRow(float* HWY_RESTRICT y, size_t len, bool stream, FV fv,
 // memory order and stay in L2 between the passes.
 constexpr size_t kChunk = 256;
 
+// ---- NCHW with few positions (7x7 maps and smaller), FP32 ----
+// The per-position sums of up to kMaxRegVectors vectors of positions stay in
+// registers over all channels (the chunked passes loaded and stored them for
+// every four channels and took the last partial vector element by element);
+// the last vector is a masked load and store. Only where masked loads and
+// stores never fault (AVX2, AVX-512), and while the tensor fits half the L2
+// (each pass reads it from there).
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#define SYNOPS_NORMALIZE_FEW_POSITIONS 1
+constexpr size_t kMaxRegVectors = 8;
+
+// out[k] = sum over the channels of Term(x[c, k * N ...], mean[k]), k < kV.
+template <size_t kV, RowTerm kT>
+HWY_INLINE void SumPositions(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
+                             const VF* mean, VF* out) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const auto last = hn::FirstN(d, spatial - (kV - 1) * N);
+  // Two sets of sums for alternate channels when kV is small: at least eight
+  // independent add chains.
+  constexpr size_t kSets = kV <= 4 ? 2 : 1;
+  VF acc[kSets][kV];
+  hmath::Unroll<kSets * kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    acc[i / kV][i % kV] = hn::Zero(d);
+  });
+  const auto row = [&](const float* HWY_RESTRICT r, size_t set)
+                       HWY_ATTR __attribute__((always_inline)) {
+    hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+      const VF v = k + 1 < kV ? hn::LoadU(d, r + k * N) : hn::MaskedLoad(last, d, r + k * N);
+      acc[set][k] = hn::Add(acc[set][k], Term<kT>(v, mean[k]));
+    });
+  };
+  size_t c = 0;
+  for (; c + kSets <= channels; c += kSets) {
+    hmath::Unroll<kSets>([&](size_t set) HWY_ATTR __attribute__((always_inline)) {
+      row(x + (c + set) * spatial, set);
+    });
+  }
+  for (; c < channels; ++c) row(x + c * spatial, 0);
+  hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+    out[k] = kSets == 2 ? hn::Add(acc[0][k], acc[kSets - 1][k]) : acc[0][k];
+  });
+}
+
+// y[c, s] = f(x[c, s...], scale[c], shift[c], s / N) for every channel, the
+// last vector of each row masked. Each row is read before it is written.
+template <size_t kV, class F>
+HWY_INLINE void OutputPositions(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
+                                const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                                F f, float* HWY_RESTRICT y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const auto last = hn::FirstN(d, spatial - (kV - 1) * N);
+  for (size_t c = 0; c < channels; ++c) {
+    const float* HWY_RESTRICT r = x + c * spatial;
+    float* HWY_RESTRICT w = y + c * spatial;
+    const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift != nullptr ? shift[c] : 0.0f);
+    hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+      if (k + 1 < kV) {
+        hn::StoreU(f(hn::LoadU(d, r + k * N), sc, sh, k), d, w + k * N);
+      } else {
+        hn::BlendedStore(f(hn::MaskedLoad(last, d, r + k * N), sc, sh, k), last, d, w + k * N);
+      }
+    });
+  }
+}
+
+template <size_t kV>
+HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
+                               const float* HWY_RESTRICT scale, float eps, float* y) {
+  const DF d;
+  VF none[kV], k[kV];
+  hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    none[i] = hn::Zero(d);
+  });
+  SumPositions<kV, kSq>(x, channels, spatial, none, k);
+  const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
+  hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    k[i] = hn::Div(one, hn::Sqrt(hn::Add(e, k[i])));
+  });
+  OutputPositions<kV>(
+      x, channels, spatial, scale, nullptr,
+      [&](VF v, VF sc, VF, size_t i) HWY_ATTR __attribute__((always_inline)) {
+        return hn::Mul(hn::Mul(v, sc), k[i]);
+      },
+      y);
+}
+
+template <size_t kV>
+HWY_INLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
+                               const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                               float eps, float* y) {
+  const DF d;
+  VF mean[kV], k[kV];
+  hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) { k[i] = hn::Zero(d); });
+  SumPositions<kV, kSum>(x, channels, spatial, k, mean);
+  const VF n = hn::Set(d, static_cast<float>(channels));
+  const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
+  hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    mean[i] = hn::Div(mean[i], n);
+  });
+  SumPositions<kV, kSqDev>(x, channels, spatial, mean, k);
+  hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    k[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(k[i], n), e)));
+  });
+  OutputPositions<kV>(
+      x, channels, spatial, scale, shift,
+      [&](VF v, VF sc, VF sh, size_t i) HWY_ATTR __attribute__((always_inline)) {
+        return hn::MulAdd(hn::Mul(hn::Sub(v, mean[i]), k[i]), sc, sh);
+      },
+      y);
+}
+
+// Runs V1 (shift == nullptr) or V2 of one NCHW item with few positions;
+// false (nothing done) if it does not qualify.
+HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
+                             const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                             float eps, float* y) {
+  const size_t N = hn::Lanes(DF());
+  if (spatial == 0 || spatial > kMaxRegVectors * N ||
+      channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) {
+    return false;
+  }
+  switch ((spatial + N - 1) / N) {
+#define SYNOPS_FEW_CASE(kV)                                           \
+  case kV:                                                            \
+    if (shift != nullptr) {                                           \
+      V2FewPositions<kV>(x, channels, spatial, scale, shift, eps, y); \
+    } else {                                                          \
+      V1FewPositions<kV>(x, channels, spatial, scale, eps, y);        \
+    }                                                                 \
+    return true;
+    SYNOPS_FEW_CASE(1)
+    SYNOPS_FEW_CASE(2)
+    SYNOPS_FEW_CASE(3)
+    SYNOPS_FEW_CASE(4)
+    SYNOPS_FEW_CASE(5)
+    SYNOPS_FEW_CASE(6)
+    SYNOPS_FEW_CASE(7)
+    SYNOPS_FEW_CASE(8)
+#undef SYNOPS_FEW_CASE
+    default:
+      return false;
+  }
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+
 // ---- V2 / 16bV2: mean and variance over the channels of a position ----
 
 // BF16 rows up to this many channels are widened once, into a stack row,
@@ -405,6 +553,11 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
       }
       continue;
     }
+#ifdef SYNOPS_NORMALIZE_FEW_POSITIONS
+    if constexpr (sizeof(T) == 4) {
+      if (FewPositions(x, channels, spatial, scale, shift, eps, y)) continue;
+    }
+#endif
     V2Nchw(x, channels, spatial, scale, shift, eps, stream, y);
   }
   if (stream) hwy::FlushStream();
@@ -523,6 +676,9 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
       }
       continue;
     }
+#ifdef SYNOPS_NORMALIZE_FEW_POSITIONS
+    if (FewPositions(x, channels, spatial, scale, nullptr, eps, y)) continue;
+#endif
     V1Nchw(x, channels, spatial, scale, eps, stream, y);
   }
   if (stream) hwy::FlushStream();

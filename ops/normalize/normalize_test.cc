@@ -23,7 +23,10 @@ using ::synops::testing::GuardedBuffer;
 
 const TensorFormat kFormats[] = {TensorFormat::kNchw, TensorFormat::kNhwc};
 const size_t kChannels[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65};
-const size_t kSpatial[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 49, 65, 67};
+// Up to 129: NCHW with at most 8 vectors of positions keeps their sums in
+// registers (64 positions with AVX2, 128 with AVX-512).
+const size_t kSpatial[] = {1,  2,  3,  4,  5,  7,  8,  9,   15,  16, 17,
+                           31, 32, 33, 49, 56, 65, 67, 100, 128, 129};
 
 // One problem: inputs, and the variant to run (0 = V1, 1 = V1 across
 // spatial, 2 = V2, 3 = V3, 4 = V4, 5 = 16bV2).
