@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "core/cpu.h"
 #include "core/streaming.h"
 #include "gtest/gtest.h"
 #include "ops/normalize/normalize_accuracy.h"
@@ -208,6 +209,32 @@ TEST_P(NormalizeVariant, InPlace) {
         if (HasFatalFailure()) return;
       }
     }
+  }
+}
+
+// The detected cache sizes choose the NCHW chunk (down to one vector of
+// positions), the few-positions path and streaming: every choice within
+// the bound, in place too.
+TEST_P(NormalizeVariant, AnyCacheSizes) {
+  const CacheSizes tiny = {size_t{4} << 10, size_t{16} << 10, 0};
+  const CacheSizes huge = {size_t{1} << 30, size_t{1} << 30, 0};
+  for (const CacheSizes* sizes : {&tiny, &huge}) {
+    SetCacheSizesForTesting(sizes);
+    for (const std::string& name : Supported()) {
+      for (TensorFormat f : kFormats) {
+        for (const auto& sh :
+             std::vector<std::array<size_t, 3>>{{1, 64, 49}, {2, 33, 300}, {1, 200, 67}}) {
+          const Problem p(GetParam(), sh[0], sh[1], sh[2], 13);
+          for (bool in_place : {false, true}) {
+            CheckProblem(p, name, f, in_place, 3);
+            if (HasFatalFailure()) break;
+          }
+          if (HasFatalFailure()) break;
+        }
+      }
+    }
+    SetCacheSizesForTesting(nullptr);
+    if (HasFatalFailure()) return;
   }
 }
 
