@@ -393,13 +393,12 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   if (c0 >= c1) return;
   // Registers: M accumulators + K weights + one source vector.
   if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
-    // 3x3 with its kernel rows unrolled (other 3-wide kernels take the
-    // generic tiles below: fewer instantiations, as the fuzzing builds of
-    // this file are slow).
-    static constexpr auto k33 = SlideTiles<V, Sink, 3, 8, 3>(std::make_index_sequence<8>());
+    static constexpr auto k3 = SlideTiles<V, Sink, 3, 8, 0>(std::make_index_sequence<8>());
     static constexpr auto k5 = SlideTiles<V, Sink, 5, 8, 0>(std::make_index_sequence<8>());
     static constexpr auto k7 = SlideTiles<V, Sink, 7, 6, 0>(std::make_index_sequence<6>());
+    static constexpr auto k33 = SlideTiles<V, Sink, 3, 8, 3>(std::make_index_sequence<8>());
     if (a.kernel_x == 3 && a.kernel_y == 3) return DepthwiseTiles<8>(a, k33.data(), c0, c1);
+    if (a.kernel_x == 3) return DepthwiseTiles<8>(a, k3.data(), c0, c1);
     if (a.kernel_x == 5) return DepthwiseTiles<8>(a, k5.data(), c0, c1);
     if (a.kernel_x == 7) return DepthwiseTiles<6>(a, k7.data(), c0, c1);
   }
