@@ -329,7 +329,7 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
 // pixels whose window covers it (M + K - 1 loads per kernel row instead
 // of M * K), with the K weights in registers. Pixel m still adds its taps
 // in (ky, kx) order.
-template <class V, class Sink, int K, int M, int KY>
+template <class V, class Sink, int K, int M>
 void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   const size_t channels = a.channels, cp = a.pixel_stride, stride = cp * sizeof(float);
@@ -338,9 +338,7 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
     T acc[M];
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = V::Zero();
-    const size_t kernel_y = KY != 0 ? KY : a.kernel_y;
-#pragma GCC unroll 7
-    for (size_t ky = 0; ky < kernel_y; ++ky) {
+    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       // Pixel i's vector at b[i / 3] + (i % 3) * stride bytes: base +
       // index * {1, 2} addresses from a few registers (as in Tile).
       const char* b[(M + K + 1) / 3];
@@ -370,10 +368,9 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
 
 using DepthwiseTileFn = void (*)(const GemmRowF32Args&, size_t, size_t, size_t);
 
-template <class V, class Sink, int K, int M, int KY, size_t... kIs>
+template <class V, class Sink, int K, int M, size_t... kIs>
 constexpr auto SlideTiles(std::index_sequence<kIs...>) {
-  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{
-      nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1, KY>...};
+  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1>...};
 }
 
 // Channels [c0, c1) of a depthwise row in tiles of at most M pixels,
@@ -393,11 +390,9 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   if (c0 >= c1) return;
   // Registers: M accumulators + K weights + one source vector.
   if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
-    static constexpr auto k3 = SlideTiles<V, Sink, 3, 8, 0>(std::make_index_sequence<8>());
-    static constexpr auto k5 = SlideTiles<V, Sink, 5, 8, 0>(std::make_index_sequence<8>());
-    static constexpr auto k7 = SlideTiles<V, Sink, 7, 6, 0>(std::make_index_sequence<6>());
-    static constexpr auto k33 = SlideTiles<V, Sink, 3, 8, 3>(std::make_index_sequence<8>());
-    if (a.kernel_x == 3 && a.kernel_y == 3) return DepthwiseTiles<8>(a, k33.data(), c0, c1);
+    static constexpr auto k3 = SlideTiles<V, Sink, 3, 8>(std::make_index_sequence<8>());
+    static constexpr auto k5 = SlideTiles<V, Sink, 5, 8>(std::make_index_sequence<8>());
+    static constexpr auto k7 = SlideTiles<V, Sink, 7, 6>(std::make_index_sequence<6>());
     if (a.kernel_x == 3) return DepthwiseTiles<8>(a, k3.data(), c0, c1);
     if (a.kernel_x == 5) return DepthwiseTiles<8>(a, k5.data(), c0, c1);
     if (a.kernel_x == 7) return DepthwiseTiles<6>(a, k7.data(), c0, c1);
