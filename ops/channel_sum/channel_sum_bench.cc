@@ -22,7 +22,7 @@ namespace synops {
 namespace {
 
 struct Shape {
-  const char *label;
+  const char* label;
   size_t channels, spatial;
 };
 
@@ -35,7 +35,7 @@ struct Shape {
 // bound; a kernel reading from the cache cannot beat it with these
 // instructions. (vdpbf16ps against ones would fuse the two ops but flushes
 // denormal inputs and outputs, which SPEC's bound does not allow.)
-__attribute__((target("avx512f"))) float WidenSum512(const uint32_t *p, size_t words) {
+__attribute__((target("avx512f"))) float WidenSum512(const uint32_t* p, size_t words) {
   const __m512i high = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
   __m512 e[4] = {}, o[4] = {};
   for (size_t i = 0; i < words; i += 64) {
@@ -56,13 +56,13 @@ __attribute__((target("avx512f"))) float WidenSum512(const uint32_t *p, size_t w
   return sum;
 }
 
-__attribute__((target("avx2"))) float WidenSum256(const uint32_t *p, size_t words) {
+__attribute__((target("avx2"))) float WidenSum256(const uint32_t* p, size_t words) {
   const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
   __m256 e[4] = {}, o[4] = {};
   for (size_t i = 0; i < words; i += 32) {
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
-      const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i *>(p + i + 8 * k));
+      const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i*>(p + i + 8 * k));
       e[k] = _mm256_add_ps(e[k], _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
       o[k] = _mm256_add_ps(o[k], _mm256_castsi256_ps(_mm256_and_si256(w, high)));
     }
@@ -78,22 +78,22 @@ __attribute__((target("avx2"))) float WidenSum256(const uint32_t *p, size_t word
 
 // BM_WidenSum/<isa>/<label>: that loop over `bytes` (rounded down to its
 // unroll), at each vector width the CPU has; bytes processed = bytes read.
-void RegisterWidenSumBound(const std::string &label, size_t bytes) {
+void RegisterWidenSumBound(const std::string& label, size_t bytes) {
   const struct {
-    const char *name;
+    const char* name;
     Isa isa;
-    float (*fn)(const uint32_t *, size_t);
+    float (*fn)(const uint32_t*, size_t);
     size_t unroll_words;
   } kLoops[] = {{"avx512", Isa::kAvx512, WidenSum512, 64}, {"avx2", Isa::kAvx2, WidenSum256, 32}};
-  for (const auto &loop : kLoops) {
+  for (const auto& loop : kLoops) {
     const size_t words = bytes / 4 / loop.unroll_words * loop.unroll_words;
     benchmark::RegisterBenchmark(
         ("BM_WidenSum/" + std::string(loop.name) + "/" + label).c_str(),
-        [loop, words](benchmark::State &state) {
+        [loop, words](benchmark::State& state) {
           if (!testing::SkipUnlessSupported(state, loop.isa)) return;
           testing::AlignedFloats src(words);
           std::memset(src.data(), 0x3F, words * 4);
-          const auto *p = reinterpret_cast<const uint32_t *>(src.data());
+          const auto* p = reinterpret_cast<const uint32_t*>(src.data());
           for (auto _ : state) benchmark::DoNotOptimize(loop.fn(p, words));
           state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * words * 4));
         });
@@ -111,18 +111,18 @@ const Shape kShapes[] = {
 };
 
 void RegisterAll() {
-  for (const Shape &shape : kShapes) {
+  for (const Shape& shape : kShapes) {
     const size_t src_bytes = shape.channels * shape.spatial * 2;
     testing::RegisterCopyBaseline(shape.label, src_bytes);
     testing::RegisterReadOnlyBaseline(shape.label, src_bytes);
     // (Beyond the caches the read is the bound.)
     if (std::string(shape.label) != "DRAM") RegisterWidenSumBound(shape.label, src_bytes);
     for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
-      for (const auto &k : ChannelSum16bKernels().all()) {
+      for (const auto& k : ChannelSum16bKernels().all()) {
         const std::string name = std::string("ChannelSum16b/") + k.name + "/" + FormatName(f) +
                                  "/" + shape.label + "/c" + std::to_string(shape.channels) + "_s" +
                                  std::to_string(shape.spatial);
-        benchmark::RegisterBenchmark(name.c_str(), [k, f, shape](benchmark::State &state) {
+        benchmark::RegisterBenchmark(name.c_str(), [k, f, shape](benchmark::State& state) {
           if (!testing::SkipUnlessSupported(state, k.isa)) return;
           const size_t n = shape.channels * shape.spatial;
           std::vector<uint16_t> src(n);
@@ -133,8 +133,8 @@ void RegisterAll() {
             benchmark::DoNotOptimize(sum.data());
             benchmark::ClobberMemory();
           }
-          state.SetBytesProcessed(
-              static_cast<int64_t>(state.iterations() * (n * 2 + shape.channels * 4)));
+          state.SetBytesProcessed(static_cast<int64_t>(state.iterations() *
+                                                       (n * 2 + shape.channels * 4)));
         });
       }
     }

@@ -22,7 +22,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Sum of one contiguous BF16 row. Widening with ZipLower/ZipUpper (BF16 bits
 // into the upper half of a zeroed 32-bit lane) changes the lane order, which
 // does not matter for a sum.
-HWY_INLINE float SumRow(const uint16_t *HWY_RESTRICT src, size_t n) {
+HWY_INLINE float SumRow(const uint16_t* HWY_RESTRICT src, size_t n) {
   const hn::ScalableTag<uint16_t> d16;
   const hn::RepartitionToWide<decltype(d16)> d32;
   const hn::RebindToFloat<decltype(d32)> df;
@@ -49,8 +49,7 @@ HWY_INLINE float SumRow(const uint16_t *HWY_RESTRICT src, size_t n) {
     }
     s = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(acc0, acc1), hn::Add(acc2, acc3))));
   }
-  // Tail in 8- then 4-lane steps (short rows, e.g. 7x7 spatial, are mostly
-  // tail).
+  // Tail in 8- then 4-lane steps (short rows, e.g. 7x7 spatial, are mostly tail).
   const hn::CappedTag<float, 8> d8;  // 4 lanes on 128-bit targets
   const size_t lanes8 = hn::Lanes(d8);
   if (i + lanes8 <= n) {
@@ -70,8 +69,8 @@ HWY_INLINE float SumRow(const uint16_t *HWY_RESTRICT src, size_t n) {
 // sum[0..channels) += the `rows` (1..4) consecutive NHWC rows at `src`.
 // Adding the rows in registers first cuts the load/store traffic on `sum`.
 template <size_t kRows>
-HWY_INLINE void AccumulateRows(const uint16_t *HWY_RESTRICT src, size_t channels,
-                               float *HWY_RESTRICT sum) {
+HWY_INLINE void AccumulateRows(const uint16_t* HWY_RESTRICT src, size_t channels,
+                               float* HWY_RESTRICT sum) {
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
   size_t c = 0;
@@ -105,8 +104,8 @@ HWY_INLINE void AccumulateRows(const uint16_t *HWY_RESTRICT src, size_t channels
 // defeat the hardware prefetchers, 9 GB/s instead of 21 on a Sapphire Rapids
 // core; in the cache the prefetches only cost).
 template <size_t kBlocks, bool kPrefetch>
-HWY_INLINE void SumChannelBlocks(const uint16_t *HWY_RESTRICT src, size_t channels, size_t rows,
-                                 size_t c, bool add, float *HWY_RESTRICT sum) {
+HWY_INLINE void SumChannelBlocks(const uint16_t* HWY_RESTRICT src, size_t channels, size_t rows,
+                                 size_t c, bool add, float* HWY_RESTRICT sum) {
   const hn::ScalableTag<uint16_t> d16;
   const hn::RepartitionToWide<decltype(d16)> d32;
   const hn::RebindToFloat<decltype(d32)> df;
@@ -119,7 +118,7 @@ HWY_INLINE void SumChannelBlocks(const uint16_t *HWY_RESTRICT src, size_t channe
   hmath::Unroll<kSets * kBlocks>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     even[i / kBlocks][i % kBlocks] = odd[i / kBlocks][i % kBlocks] = hn::Zero(df);
   });
-  const auto accumulate = [&](const uint16_t *row, size_t set) HWY_ATTR
+  const auto accumulate = [&](const uint16_t* row, size_t set) HWY_ATTR
       __attribute__((always_inline)) {
     hmath::Unroll<kBlocks>([&](size_t b) HWY_ATTR __attribute__((always_inline)) {
       // The same columns `rows` rows on: the next chunk (a hint; never faults).
@@ -129,7 +128,7 @@ HWY_INLINE void SumChannelBlocks(const uint16_t *HWY_RESTRICT src, size_t channe
       odd[set][b] = hn::Add(odd[set][b], hn::BitCast(df, hn::And(w, high)));
     });
   };
-  const uint16_t *row = src + c;
+  const uint16_t* row = src + c;
   size_t r = 0;
   for (; r + kSets <= rows; r += kSets, row += kSets * channels) {
     hmath::Unroll<kSets>([&](size_t set) HWY_ATTR
@@ -149,7 +148,7 @@ HWY_INLINE void SumChannelBlocks(const uint16_t *HWY_RESTRICT src, size_t channe
     hn::Store(odd[0][b], df, o + b * lanes);
   });
   const hn::CappedTag<float, 4> d4;  // 4 lanes: every target this file builds
-  float *out = sum + c;
+  float* out = sum + c;
   for (size_t j = 0; j < kBlocks * lanes; j += 4, out += 8) {
     const auto ev = hn::Load(d4, e + j), od = hn::Load(d4, o + j);
     auto lo = hn::InterleaveLower(d4, ev, od), hi = hn::InterleaveUpper(d4, ev, od);
@@ -167,8 +166,8 @@ HWY_INLINE void SumChannelBlocks(const uint16_t *HWY_RESTRICT src, size_t channe
 // its other blocks from the cache. Channels past the last whole block are
 // added row by row.
 template <bool kPrefetch>
-HWY_INLINE void SumNhwcBlocks(const uint16_t *HWY_RESTRICT src, size_t channels, size_t spatial,
-                              float *HWY_RESTRICT sum) {
+HWY_INLINE void SumNhwcBlocks(const uint16_t* HWY_RESTRICT src, size_t channels, size_t spatial,
+                              float* HWY_RESTRICT sum) {
   const size_t block = 2 * hn::Lanes(hn::ScalableTag<float>());
   const size_t blocks = channels / block, done = blocks * block;
   const size_t chunk_bytes = GetCacheSizes().l1d / 2;
@@ -176,7 +175,7 @@ HWY_INLINE void SumNhwcBlocks(const uint16_t *HWY_RESTRICT src, size_t channels,
   if (spatial == 0) std::fill(sum, sum + channels, 0.0f);
   for (size_t s = 0; s < spatial; s += chunk) {
     const size_t rows = std::min(chunk, spatial - s);
-    const uint16_t *part = src + s * channels;
+    const uint16_t* part = src + s * channels;
     const bool add = s != 0;
     size_t b = 0;
     for (; b + 4 <= blocks; b += 4)
@@ -198,8 +197,8 @@ HWY_INLINE void SumNhwcBlocks(const uint16_t *HWY_RESTRICT src, size_t channels,
 // element i belongs to channel i % channels. Step by m = channels *
 // (lanes / channels) elements so that lane j always holds channel j % channels,
 // masking lanes >= m; fold the lanes into `sum` at the end.
-HWY_INLINE void SumFewChannelsNhwc(const uint16_t *HWY_RESTRICT src, size_t channels, size_t total,
-                                   float *HWY_RESTRICT sum) {
+HWY_INLINE void SumFewChannelsNhwc(const uint16_t* HWY_RESTRICT src, size_t channels,
+                                   size_t total, float* HWY_RESTRICT sum) {
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
   const size_t m = channels * (lanes / channels);
@@ -226,14 +225,14 @@ HWY_INLINE void SumFewChannelsNhwc(const uint16_t *HWY_RESTRICT src, size_t chan
 // masked: absent elements read as +0), the even elements widened by a shift
 // and the odd ones by a mask (which element is even does not matter for a
 // sum), and the 16 row vectors are reduced together by Reduce16.
-HWY_NOINLINE void SumShortRows16(const uint16_t *HWY_RESTRICT src, size_t n,
-                                 float *HWY_RESTRICT sum) {
+HWY_NOINLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n,
+                                 float* HWY_RESTRICT sum) {
   const size_t full = n / 32;
   const __mmask32 tail = static_cast<__mmask32>((uint64_t{1} << (n % 32)) - 1);
   const __m512i high = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
   __m512 v[16];
   hmath::Unroll<16>([&](size_t r) HWY_ATTR __attribute__((always_inline)) {
-    const uint16_t *row = src + r * n;
+    const uint16_t* row = src + r * n;
     __m512 acc = _mm512_setzero_ps();
     // Both BF16 halves of each 32-bit word, widened and added.
     const auto add_words = [&](__m512i w) HWY_ATTR __attribute__((always_inline)) {
@@ -255,8 +254,8 @@ HWY_NOINLINE void SumShortRows16(const uint16_t *HWY_RESTRICT src, size_t n,
 // The same for AVX2, 8 rows at a time, rows of n >= 16 elements: 16
 // elements per load; the tail is the row's last 16 elements (in the row, as
 // n >= 16) with the lanes already summed masked off.
-HWY_NOINLINE void SumShortRows8(const uint16_t *HWY_RESTRICT src, size_t n,
-                                float *HWY_RESTRICT sum) {
+HWY_NOINLINE void SumShortRows8(const uint16_t* HWY_RESTRICT src, size_t n,
+                                float* HWY_RESTRICT sum) {
   const size_t full = n / 16, t = n % 16;
   const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   // 16-bit lanes j >= 16 - t.
@@ -264,18 +263,18 @@ HWY_NOINLINE void SumShortRows8(const uint16_t *HWY_RESTRICT src, size_t n,
   const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
   __m256 v[8];
   hmath::Unroll<8>([&](size_t r) HWY_ATTR __attribute__((always_inline)) {
-    const uint16_t *row = src + r * n;
+    const uint16_t* row = src + r * n;
     __m256 acc = _mm256_setzero_ps();
     const auto add_words = [&](__m256i w) HWY_ATTR __attribute__((always_inline)) {
       acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
       acc = _mm256_add_ps(acc, _mm256_castsi256_ps(_mm256_and_si256(w, high)));
     };
     for (size_t k = 0; k < full; ++k) {
-      add_words(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(row + 16 * k)));
+      add_words(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * k)));
     }
     if (t != 0) {
-      add_words(_mm256_and_si256(
-          _mm256_loadu_si256(reinterpret_cast<const __m256i *>(row + n - 16)), tail));
+      add_words(_mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + n - 16)),
+                                 tail));
     }
     v[r] = acc;
   });
@@ -283,8 +282,9 @@ HWY_NOINLINE void SumShortRows8(const uint16_t *HWY_RESTRICT src, size_t n,
 }
 #endif  // HWY_TARGET == HWY_AVX2
 
-void ChannelSum16bHwy(const uint16_t *src, size_t channels, size_t spatial, TensorFormat format,
-                      float *sum) {
+
+void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, TensorFormat format,
+                      float* sum) {
   if (format == TensorFormat::kNchw) {
     size_t c = 0;
     // Rows of < 64 elements always; longer ones (their row-by-row reads are
