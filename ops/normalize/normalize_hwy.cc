@@ -284,7 +284,6 @@ HWY_INLINE size_t ChunkPositions(size_t channels, size_t elem_bytes, size_t frac
 // stores never fault (AVX2, AVX-512), and while the tensor fits half the L2
 // (each pass reads it from there).
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-#define SYNOPS_NORMALIZE_FEW_POSITIONS 1
 constexpr size_t kMaxRegVectors = 8;
 
 // out[k] = sum over the channels of Term(x[c, k * N ...], mean[k]), k < kV.
@@ -564,7 +563,7 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
       }
       continue;
     }
-#ifdef SYNOPS_NORMALIZE_FEW_POSITIONS
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
     if constexpr (sizeof(T) == 4) {
       if (FewPositions(x, channels, spatial, scale, shift, eps, y)) continue;
     }
@@ -688,7 +687,7 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
       }
       continue;
     }
-#ifdef SYNOPS_NORMALIZE_FEW_POSITIONS
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
     if (FewPositions(x, channels, spatial, scale, nullptr, eps, y)) continue;
 #endif
     V1Nchw(x, channels, spatial, scale, eps, stream, y);
