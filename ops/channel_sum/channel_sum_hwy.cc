@@ -164,14 +164,16 @@ HWY_INLINE void SumChannelBlocks(const uint16_t* HWY_RESTRICT src, size_t channe
 // NHWC, channels >= 2 * lanes, in chunks of rows: every column block of a
 // chunk, then the next chunk, so that a chunk is read from memory once and
 // its other blocks from the cache. Channels past the last whole block are
-// added row by row.
+// added row by row. At least 16 rows per chunk: each chunk reads and writes
+// `sum`, which for rows wider than half the L1 would otherwise be as much
+// traffic as the rows themselves.
 template <bool kPrefetch>
 HWY_INLINE void SumNhwcBlocks(const uint16_t* HWY_RESTRICT src, size_t channels, size_t spatial,
                               float* HWY_RESTRICT sum) {
   const size_t block = 2 * hn::Lanes(hn::ScalableTag<float>());
   const size_t blocks = channels / block, done = blocks * block;
   const size_t chunk_bytes = GetCacheSizes().l1d / 2;
-  const size_t chunk = std::max<size_t>(1, chunk_bytes / (channels * sizeof(uint16_t)));
+  const size_t chunk = std::max<size_t>(16, chunk_bytes / (channels * sizeof(uint16_t)));
   if (spatial == 0) std::fill(sum, sum + channels, 0.0f);
   for (size_t s = 0; s < spatial; s += chunk) {
     const size_t rows = std::min(chunk, spatial - s);

@@ -97,7 +97,7 @@ TEST_P(ChannelSumKernel, EdgeValues) {
   }
 }
 
-// The cache sizes choose the NHWC row chunks (down to one row), prefetching,
+// The cache sizes choose the NHWC row chunks (down to 16 rows), prefetching,
 // and the NCHW short-row path: every choice within the bound.
 TEST_P(ChannelSumKernel, AnyCacheSizesWithinBound) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
