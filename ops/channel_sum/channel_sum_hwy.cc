@@ -284,7 +284,6 @@ HWY_NOINLINE void SumShortRows8(const uint16_t* HWY_RESTRICT src, size_t n,
 }
 #endif  // HWY_TARGET == HWY_AVX2
 
-
 void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, TensorFormat format,
                       float* sum) {
   if (format == TensorFormat::kNchw) {

@@ -286,7 +286,8 @@ HWY_INLINE size_t ChunkPositions(size_t channels, size_t elem_bytes, size_t frac
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 constexpr size_t kMaxRegVectors = 8;
 
-// out[k] = sum over the channels of Term(x[c, k * N ...], mean[k]), k < kV.
+// out[k] = sum over the channels of Term(x[c, k * N ...], mean[k]), k < kV
+// (`mean` is read only for kSqDev).
 template <size_t kV, RowTerm kT>
 HWY_INLINE void SumPositions(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
                              const VF* mean, VF* out) {
@@ -304,7 +305,7 @@ HWY_INLINE void SumPositions(const float* HWY_RESTRICT x, size_t channels, size_
                        HWY_ATTR __attribute__((always_inline)) {
     hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
       const VF v = k + 1 < kV ? hn::LoadU(d, r + k * N) : hn::MaskedLoad(last, d, r + k * N);
-      acc[set][k] = hn::Add(acc[set][k], Term<kT>(v, mean[k]));
+      acc[set][k] = hn::Add(acc[set][k], Term<kT>(v, kT == kSqDev ? mean[k] : v));
     });
   };
   size_t c = 0;
@@ -346,11 +347,8 @@ template <size_t kV>
 HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
                                const float* HWY_RESTRICT scale, float eps, float* y) {
   const DF d;
-  VF none[kV], k[kV];
-  hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
-    none[i] = hn::Zero(d);
-  });
-  SumPositions<kV, kSq>(x, channels, spatial, none, k);
+  VF k[kV];
+  SumPositions<kV, kSq>(x, channels, spatial, nullptr, k);
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(e, k[i])));
@@ -369,8 +367,7 @@ HWY_INLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
                                float eps, float* y) {
   const DF d;
   VF mean[kV], k[kV];
-  hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) { k[i] = hn::Zero(d); });
-  SumPositions<kV, kSum>(x, channels, spatial, k, mean);
+  SumPositions<kV, kSum>(x, channels, spatial, nullptr, mean);
   const VF n = hn::Set(d, static_cast<float>(channels));
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
