@@ -461,9 +461,9 @@ void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t l
   }
 }
 
-// NCHW dst: bias and activation with lanes = channels, then 4 x 4
-// transposes so each channel's 4 pixels are one store; the channel and
-// pixel tails through StoreOutput.
+// NCHW dst: bias and activation with lanes = channels, then 8 x 8 (AVX2)
+// or 4 x 4 transposes so each channel's pixels are one store; the channel
+// and pixel tails through StoreOutput.
 template <class V, Activation A, bool kBf16>
 void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                size_t oy, size_t c0, size_t nc, uint8_t* dst) {
@@ -472,7 +472,33 @@ void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t l
   const size_t cvec = nc / V::kLanes * V::kLanes, xvec = p.dstW / 4 * 4;
   for (size_t j = 0; j < cvec; j += V::kLanes) {
     const auto bias = V::LoadU(e.bias + c0 + j);
-    for (size_t x = 0; x < xvec; x += 4) {
+    size_t x = 0;
+    if constexpr (V::kLanes == 8) {
+      // AVX2: 8 pixels x 8 channels per 8 x 8 transpose, each channel's 8
+      // pixels one store (the 4 x 4 transposes below took half the time of
+      // depthwise 3x3 144ch 56x56 with BF16 NCHW output).
+      for (; x + 8 <= p.dstW; x += 8) {
+        typename V::T r[8];
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; ++i) {
+          r[i] = Activate<V, A>(V::Add(V::LoadU(sums + (x + i) * ld + j), bias), e.params, c0 + j);
+        }
+        V::Transpose8x8(r);
+        const size_t at = ((n * p.dstC + c0 + j) * p.dstH + oy) * p.dstW + x;
+#pragma GCC unroll 4
+        for (int k = 0; k < 8; k += 2) {
+          if (kBf16) {
+            uint16_t* d = reinterpret_cast<uint16_t*>(dst) + at + k * plane;
+            V::StoreBf16Split(d, d + plane, r[k], r[k + 1]);
+          } else {
+            float* d = reinterpret_cast<float*>(dst) + at + k * plane;
+            V::StoreU(d, r[k]);
+            V::StoreU(d + plane, r[k + 1]);
+          }
+        }
+      }
+    }
+    for (; x < xvec; x += 4) {
       alignas(32) float t[4][V::kLanes];
       for (int i = 0; i < 4; ++i) {
         V::StoreU(t[i], Activate<V, A>(V::Add(V::LoadU(sums + (x + i) * ld + j), bias), e.params, c0 + j));
