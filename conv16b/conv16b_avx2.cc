@@ -51,6 +51,13 @@ struct Avx2 {
     const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
     return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
   }
+  // 8 BF16 values as FP32.
+  static T WidenBf16(const uint16_t* p) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
+  // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
+  static T RoundBf16(T v) { return _mm256_castsi256_ps(_mm256_slli_epi32(Bf16Lanes(v), 16)); }
   static void StoreBf16(uint16_t* p, T v) {
     const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)) != 0;
     const __m256i r = nan ? Bf16Lanes(v) : Bf16LanesNotNan(v);

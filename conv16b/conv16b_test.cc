@@ -526,7 +526,7 @@ TEST(Conv16bSelection, Rules) {
 
 // The NCHW source rows of the FP32 algorithms round like Fp32ToBf16 (SPEC
 // §2) bit for bit: ties, NaN payloads, denormals, infinities; every
-// channel and pixel tail of the 4 x 4 transposes.
+// channel and pixel tail of the 8 x 8 (AVX2) and 4 x 4 transposes.
 TEST(Conv16bKernels, PlanarRowToF32RoundsLikeSpec) {
 #if defined(__x86_64__)
   struct Fn {

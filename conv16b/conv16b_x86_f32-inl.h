@@ -600,10 +600,10 @@ inline __m128 RoundToBf16x4(__m128 v) {
 }
 
 // One row of an NCHW image (channel c's `width` pixels at src + c *
-// plane, FP32 or BF16) as BF16 values in FP32, interleaved: out[x *
-// channels + c]. 4 x 4 transposes; the channel and pixel tails scalar.
+// plane, FP32 or BF16) as BF16 values in FP32, interleaved: out[x * ld +
+// c]. 4 x 4 transposes; the channel and pixel tails scalar.
 inline void PlanarRowToF32(const void* src, bool f32, size_t plane, size_t channels, size_t width,
-                           float* out) {
+                           float* out, size_t ld) {
   const size_t cvec = channels / 4 * 4, xvec = width / 4 * 4;
   const float* s32 = static_cast<const float*>(src);
   const uint16_t* s16 = static_cast<const uint16_t*>(src);
@@ -618,10 +618,10 @@ inline void PlanarRowToF32(const void* src, bool f32, size_t plane, size_t chann
       __m128 r0 = load(c * plane + x), r1 = load((c + 1) * plane + x), r2 = load((c + 2) * plane + x),
              r3 = load((c + 3) * plane + x);
       _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-      _mm_storeu_ps(out + x * channels + c, r0);
-      _mm_storeu_ps(out + (x + 1) * channels + c, r1);
-      _mm_storeu_ps(out + (x + 2) * channels + c, r2);
-      _mm_storeu_ps(out + (x + 3) * channels + c, r3);
+      _mm_storeu_ps(out + x * ld + c, r0);
+      _mm_storeu_ps(out + (x + 1) * ld + c, r1);
+      _mm_storeu_ps(out + (x + 2) * ld + c, r2);
+      _mm_storeu_ps(out + (x + 3) * ld + c, r3);
     }
   }
   for (size_t c = 0; c < channels; ++c) {
@@ -632,8 +632,43 @@ inline void PlanarRowToF32(const void* src, bool f32, size_t plane, size_t chann
       } else {
         bits = uint32_t{s16[c * plane + x]} << 16;
       }
-      std::memcpy(out + x * channels + c, &bits, 4);
+      std::memcpy(out + x * ld + c, &bits, 4);
     }
+  }
+}
+
+// PlanarRowToF32 on V: with 8 lanes (AVX2), 8 channels x 8 pixels per 8 x
+// 8 transpose (each channel's 8 pixels one load), the rest as above.
+template <class V>
+void PlanarRowToF32V(const void* src, bool f32, size_t plane, size_t channels, size_t width,
+                     float* out) {
+  size_t c8 = 0, x8 = 0;
+  if constexpr (V::kLanes == 8) {
+    c8 = channels / 8 * 8;
+    x8 = width / 8 * 8;
+    const float* s32 = static_cast<const float*>(src);
+    const uint16_t* s16 = static_cast<const uint16_t*>(src);
+    for (size_t c = 0; c < c8; c += 8) {
+      for (size_t x = 0; x < x8; x += 8) {
+        typename V::T r[8];
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; ++k) {
+          const size_t at = (c + k) * plane + x;
+          r[k] = f32 ? V::RoundBf16(V::LoadU(s32 + at)) : V::WidenBf16(s16 + at);
+        }
+        V::Transpose8x8(r);
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; ++i) V::StoreU(out + (x + i) * channels + c, r[i]);
+      }
+    }
+  }
+  const size_t es = f32 ? 4 : 2;
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  if (x8 < width && c8 > 0) {
+    PlanarRowToF32(s + x8 * es, f32, plane, c8, width - x8, out + x8 * channels, channels);
+  }
+  if (c8 < channels) {
+    PlanarRowToF32(s + c8 * plane * es, f32, plane, channels - c8, width, out + c8, channels);
   }
 }
 
@@ -692,7 +727,7 @@ uint64_t Peak(uint64_t iterations) {
   }                                                                                             \
   void PlanarRowToF32##Isa(const void* src, bool f32, size_t plane, size_t channels,            \
                            size_t width, float* out) {                                          \
-    x86_f32::PlanarRowToF32(src, f32, plane, channels, width, out);                             \
+    x86_f32::PlanarRowToF32V<V>(src, f32, plane, channels, width, out);                         \
   }                                                                                             \
   uint64_t Peak##Isa(uint64_t iterations) { return x86_f32::Peak<V>(iterations); }
 
