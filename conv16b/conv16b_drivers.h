@@ -39,11 +39,12 @@ std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreR
 // AVX-512: the padded source and the weights as FP32 (GemmRowF32Args), the
 // same loop; `row` is a GEMM row, or for depthwise a depthwise row (every
 // channel of an output row, weights [tap][cpad]).
-// `planar` widens an NCHW source row.
+// `planar` widens an NCHW source row, `round` an NHWC FP32 one.
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
-                                           PlanarRowToF32Fn planar);
+                                           PlanarRowToF32Fn planar, RoundRowF32Fn round);
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
-                                                StoreRowFn store, PlanarRowToF32Fn planar);
+                                                StoreRowFn store, PlanarRowToF32Fn planar,
+                                                RoundRowF32Fn round);
 
 // ---- conv16b_depthwise.cc: nhwc_depthwise (the padded copy and a row
 // microkernel, NEON) and, on x86, the FP32-ring depthwise.

@@ -91,8 +91,13 @@ class NhwcGemm : public PackedGemm {
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
-              bool depthwise)
-      : Algorithm(g), row_(row), store_(store), planar_(planar), depthwise_(depthwise) {
+              RoundRowF32Fn round, bool depthwise)
+      : Algorithm(g),
+        row_(row),
+        store_(store),
+        planar_(planar),
+        round_(round),
+        depthwise_(depthwise) {
     const ConvParams& p = g.p;
     nblocks_ = (g.ocg + 15) / 16;
     block_ = p.kernelY * p.kernelX * g.icg * 16;
@@ -131,8 +136,7 @@ class NhwcGemmF32 : public Algorithm {
   size_t ExternalBufferSize() const override {
     const ConvParams& p = geo_.p;
     const size_t ld = depthwise_ ? cpad_ : nblocks_ * 16;
-    return span_ * row_floats_ * sizeof(float) + 64 + p.srcW * p.srcC * sizeof(uint16_t) + 64 +
-           p.dstW * ld * sizeof(float) + 64;
+    return span_ * row_floats_ * sizeof(float) + 64 + p.dstW * ld * sizeof(float) + 64;
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -141,8 +145,6 @@ class NhwcGemmF32 : public Algorithm {
     uint8_t* cursor = Align64(buf);
     float* ring = reinterpret_cast<float*>(cursor);
     cursor = Align64(cursor + span_ * row_floats_ * sizeof(float));
-    uint16_t* scratch = reinterpret_cast<uint16_t*>(cursor);
-    cursor = Align64(cursor + p.srcW * p.srcC * sizeof(uint16_t));
     float* sums = reinterpret_cast<float*>(cursor);
     std::vector<const float*> rows(p.kernelY);
     std::vector<ptrdiff_t> tag(span_);
@@ -181,7 +183,7 @@ class NhwcGemmF32 : public Algorithm {
           const size_t slot = static_cast<size_t>(((y % span) + span) % span);
           float* row = ring + slot * row_floats_;
           if (tag[slot] != y) {
-            FillRow(src, n, y, scratch, row);
+            FillRow(src, n, y, row);
             tag[slot] = y;
           }
           rows[ky] = row;
@@ -223,7 +225,7 @@ class NhwcGemmF32 : public Algorithm {
 
   // Source row y of item n as BF16 values in FP32, zero-padded: [pw][srcC]
   // (zero outside the image and in the slack).
-  void FillRow(const uint8_t* src, size_t n, ptrdiff_t y, uint16_t* scratch, float* out) const {
+  void FillRow(const uint8_t* src, size_t n, ptrdiff_t y, float* out) const {
     const ConvParams& p = geo_.p;
     if (y < 0 || y >= static_cast<ptrdiff_t>(p.srcH)) {
       std::fill(out, out + row_floats_, 0.0f);
@@ -236,26 +238,23 @@ class NhwcGemmF32 : public Algorithm {
     const bool f32 = p.srcT == DataType::k32f;
     const size_t es = f32 ? 4 : 2;
     const uint8_t* image = src + n * geo_.src_image * es;
-    const uint16_t* row16;
     if (p.srcF == TensorFormat::kNhwc) {
       const uint8_t* s = image + static_cast<size_t>(y) * count * es;
       if (f32) {
-        Fp32ToBf16Kernels().Best().fn(reinterpret_cast<const float*>(s), count, scratch);
-        row16 = scratch;
+        round_(reinterpret_cast<const float*>(s), count, mid);
       } else {
-        row16 = reinterpret_cast<const uint16_t*>(s);
+        Bf16ToFp32Kernels().Best().fn(reinterpret_cast<const uint16_t*>(s), count, mid);
       }
-    } else {
-      // NCHW: channel c's pixels of row y at c * plane + y * srcW.
-      planar_(image + static_cast<size_t>(y) * p.srcW * es, f32, p.srcH * p.srcW, p.srcC, p.srcW, mid);
       return;
     }
-    Bf16ToFp32Kernels().Best().fn(row16, count, mid);
+    // NCHW: channel c's pixels of row y at c * plane + y * srcW.
+    planar_(image + static_cast<size_t>(y) * p.srcW * es, f32, p.srcH * p.srcW, p.srcC, p.srcW, mid);
   }
 
   GemmRowF32Fn row_;
   StoreRowFn store_;
   PlanarRowToF32Fn planar_;
+  RoundRowF32Fn round_;
   bool depthwise_;
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   AlignedVector<float> packed_;
@@ -264,13 +263,14 @@ class NhwcGemmF32 : public Algorithm {
 }  // namespace
 
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
-                                           PlanarRowToF32Fn planar) {
-  return std::make_unique<NhwcGemmF32>(g, row, store, planar, false);
+                                           PlanarRowToF32Fn planar, RoundRowF32Fn round) {
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, false);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
-                                                StoreRowFn store, PlanarRowToF32Fn planar) {
-  return std::make_unique<NhwcGemmF32>(g, row, store, planar, true);
+                                                StoreRowFn store, PlanarRowToF32Fn planar,
+                                                RoundRowF32Fn round) {
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, true);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store) {

@@ -67,6 +67,9 @@ struct GemmRowF32Args {
 using GemmRowF32Fn = void (*)(const GemmRowF32Args& args);
 using PlanarRowToF32Fn = void (*)(const void* src, bool f32, size_t plane, size_t channels,
                                   size_t width, float* out);
+// n FP32 values rounded to BF16 (SPEC §2) and kept as FP32: an NHWC FP32
+// source row in one pass.
+using RoundRowF32Fn = void (*)(const float* src, size_t n, float* out);
 
 // One output row of a depthwise convolution (group == srcC == dstC):
 // out[x][c] = sum over (ky, kx) of src[x * pixel_stride + ky * ky_stride +
@@ -195,6 +198,7 @@ void PlanarRowToF32Avx2(const void* src, bool f32, size_t plane, size_t channels
 void DepthwiseRowF32Avx2(const GemmRowF32Args& args);
 void StoreRowAvx2(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                   size_t oy, size_t c0, size_t nc, uint8_t* dst);
+void RoundRowF32Avx2(const float* src, size_t n, float* out);
 uint64_t PeakAvx2(uint64_t iterations);
 void GemmRowF32Sse41(const GemmRowF32Args& args);
 void PlanarRowToF32Sse41(const void* src, bool f32, size_t plane, size_t channels, size_t width,
@@ -202,6 +206,7 @@ void PlanarRowToF32Sse41(const void* src, bool f32, size_t plane, size_t channel
 void DepthwiseRowF32Sse41(const GemmRowF32Args& args);
 void StoreRowSse41(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                    size_t oy, size_t c0, size_t nc, uint8_t* dst);
+void RoundRowF32Sse41(const float* src, size_t n, float* out);
 uint64_t PeakSse41(uint64_t iterations);
 
 // conv16b_avx512.cc: StoreOutput with AVX-512 for NHWC output (bias, the

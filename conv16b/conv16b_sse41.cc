@@ -38,6 +38,8 @@ struct Sse41 {
     return _mm_castsi128_ps(
         _mm_add_epi32(_mm_castps_si128(q), _mm_slli_epi32(_mm_castps_si128(t), 23)));
   }
+  // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
+  static T RoundBf16(T v) { return x86_f32::RoundToBf16x4(v); }
   static void StoreBf16(uint16_t* p, T v) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4(v));
   }

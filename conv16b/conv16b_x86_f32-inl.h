@@ -637,6 +637,14 @@ inline void PlanarRowToF32(const void* src, bool f32, size_t plane, size_t chann
   }
 }
 
+// RoundRowF32Fn of conv16b_kernels.h on V.
+template <class V>
+void RoundRow(const float* src, size_t n, float* out) {
+  size_t i = 0;
+  for (; i + V::kLanes <= n; i += V::kLanes) V::StoreU(out + i, V::RoundBf16(V::LoadU(src + i)));
+  for (; i < n; ++i) out[i] = _mm_cvtss_f32(RoundToBf16x4(_mm_set_ss(src[i])));
+}
+
 // PlanarRowToF32 on V: with 8 lanes (AVX2), 8 channels x 8 pixels per 8 x
 // 8 transpose (each channel's 8 pixels one load), the rest as above.
 template <class V>
@@ -716,8 +724,8 @@ uint64_t Peak(uint64_t iterations) {
 }  // namespace synops
 
 // The kernels of conv16b_kernels.h for one ISA file: GemmRowF32<Isa>,
-// DepthwiseRowF32<Isa>, StoreRow<Isa>, PlanarRowToF32<Isa>, Peak<Isa>
-// from the vector traits V.
+// DepthwiseRowF32<Isa>, StoreRow<Isa>, PlanarRowToF32<Isa>,
+// RoundRowF32<Isa>, Peak<Isa> from the vector traits V.
 #define SYNOPS_CONV16B_X86_F32_KERNELS(Isa, V)                                                  \
   void GemmRowF32##Isa(const GemmRowF32Args& args) { x86_f32::GemmRow<V>(args); }              \
   void DepthwiseRowF32##Isa(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<V>(args); }    \
@@ -728,6 +736,9 @@ uint64_t Peak(uint64_t iterations) {
   void PlanarRowToF32##Isa(const void* src, bool f32, size_t plane, size_t channels,            \
                            size_t width, float* out) {                                          \
     x86_f32::PlanarRowToF32V<V>(src, f32, plane, channels, width, out);                         \
+  }                                                                                             \
+  void RoundRowF32##Isa(const float* src, size_t n, float* out) {                               \
+    x86_f32::RoundRow<V>(src, n, out);                                                          \
   }                                                                                             \
   uint64_t Peak##Isa(uint64_t iterations) { return x86_f32::Peak<V>(iterations); }
 
