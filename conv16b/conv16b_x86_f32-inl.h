@@ -519,8 +519,41 @@ void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t l
         }
       }
     }
+    if constexpr (V::kLanes == 8) {
+      if (xvec < p.dstW) {
+        // The last 1-3 pixels: the 8 x 8 transpose, each channel's pixels
+        // through a staging row (14-wide rows took 2 of every 14 pixels
+        // through StoreOutput, element by element).
+        const size_t rem = p.dstW - xvec;
+        typename V::T r[8];
+        for (size_t i = 0; i < 8; ++i) {
+          r[i] = i < rem ? Activate<V, A>(V::Add(V::LoadU(sums + (xvec + i) * ld + j), bias),
+                                          e.params, c0 + j)
+                         : V::Zero();
+        }
+        V::Transpose8x8(r);
+        const size_t at = ((n * p.dstC + c0 + j) * p.dstH + oy) * p.dstW + xvec;
+        for (int k = 0; k < 8; ++k) {
+          if (kBf16) {
+            alignas(16) uint16_t t[8];
+            V::StoreBf16(t, r[k]);
+            uint16_t* d = reinterpret_cast<uint16_t*>(dst) + at + k * plane;
+            d[0] = t[0];
+            if (rem > 1) d[1] = t[1];
+            if (rem > 2) d[2] = t[2];
+          } else {
+            alignas(32) float t[8];
+            V::StoreU(t, r[k]);
+            float* d = reinterpret_cast<float*>(dst) + at + k * plane;
+            d[0] = t[0];
+            if (rem > 1) d[1] = t[1];
+            if (rem > 2) d[2] = t[2];
+          }
+        }
+      }
+    }
   }
-  if (xvec < p.dstW && cvec > 0) {
+  if (V::kLanes != 8 && xvec < p.dstW && cvec > 0) {
     StoreOutput(g, e, sums + xvec * ld, ld, n, oy, xvec, p.dstW - xvec, c0, cvec, dst);
   }
   if (cvec < nc) StoreOutput(g, e, sums + cvec, ld, n, oy, 0, p.dstW, c0 + cvec, nc - cvec, dst);
