@@ -461,6 +461,19 @@ void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t l
   }
 }
 
+// StoreNchw on 8 lanes: `count` (<= 8) pixels of sums (pixel i at s + i
+// * ld) with bias and activation, zero past them, transposed: r[k] is
+// channel c + k's pixels.
+template <class V, Activation A>
+inline void Transposed8(const float* s, size_t ld, size_t count, typename V::T bias, const float* params,
+                        size_t c, typename V::T* r) {
+#pragma GCC unroll 8
+  for (size_t i = 0; i < 8; ++i) {
+    r[i] = i < count ? Activate<V, A>(V::Add(V::LoadU(s + i * ld), bias), params, c) : V::Zero();
+  }
+  V::Transpose8x8(r);
+}
+
 // NCHW dst: bias and activation with lanes = channels, then 8 x 8 (AVX2)
 // or 4 x 4 transposes so each channel's pixels are one store; the channel
 // and pixel tails through StoreOutput.
@@ -474,16 +487,12 @@ void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t l
     const auto bias = V::LoadU(e.bias + c0 + j);
     size_t x = 0;
     if constexpr (V::kLanes == 8) {
-      // AVX2: 8 pixels x 8 channels per 8 x 8 transpose, each channel's 8
-      // pixels one store (the 4 x 4 transposes below took half the time of
+      // 8 pixels x 8 channels per 8 x 8 transpose, each channel's 8 pixels
+      // one store (the 4 x 4 transposes below took half the time of
       // depthwise 3x3 144ch 56x56 with BF16 NCHW output).
       for (; x + 8 <= p.dstW; x += 8) {
         typename V::T r[8];
-#pragma GCC unroll 8
-        for (int i = 0; i < 8; ++i) {
-          r[i] = Activate<V, A>(V::Add(V::LoadU(sums + (x + i) * ld + j), bias), e.params, c0 + j);
-        }
-        V::Transpose8x8(r);
+        Transposed8<V, A>(sums + x * ld + j, ld, 8, bias, e.params, c0 + j, r);
         const size_t at = ((n * p.dstC + c0 + j) * p.dstH + oy) * p.dstW + x;
 #pragma GCC unroll 4
         for (int k = 0; k < 8; k += 2) {
@@ -526,28 +535,23 @@ void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t l
         // through StoreOutput, element by element).
         const size_t rem = p.dstW - xvec;
         typename V::T r[8];
-        for (size_t i = 0; i < 8; ++i) {
-          r[i] = i < rem ? Activate<V, A>(V::Add(V::LoadU(sums + (xvec + i) * ld + j), bias),
-                                          e.params, c0 + j)
-                         : V::Zero();
-        }
-        V::Transpose8x8(r);
+        Transposed8<V, A>(sums + xvec * ld + j, ld, rem, bias, e.params, c0 + j, r);
         const size_t at = ((n * p.dstC + c0 + j) * p.dstH + oy) * p.dstW + xvec;
+        // The first rem (1-3) values of t to d.
+        auto put = [rem](auto* d, const auto* t) {
+          d[0] = t[0];
+          if (rem > 1) d[1] = t[1];
+          if (rem > 2) d[2] = t[2];
+        };
         for (int k = 0; k < 8; ++k) {
           if (kBf16) {
             alignas(16) uint16_t t[8];
             V::StoreBf16(t, r[k]);
-            uint16_t* d = reinterpret_cast<uint16_t*>(dst) + at + k * plane;
-            d[0] = t[0];
-            if (rem > 1) d[1] = t[1];
-            if (rem > 2) d[2] = t[2];
+            put(reinterpret_cast<uint16_t*>(dst) + at + k * plane, t);
           } else {
             alignas(32) float t[8];
             V::StoreU(t, r[k]);
-            float* d = reinterpret_cast<float*>(dst) + at + k * plane;
-            d[0] = t[0];
-            if (rem > 1) d[1] = t[1];
-            if (rem > 2) d[2] = t[2];
+            put(reinterpret_cast<float*>(dst) + at + k * plane, t);
           }
         }
       }
