@@ -51,10 +51,16 @@ struct Avx2 {
     const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
     return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
   }
-  // 8 BF16 values as FP32.
+  // 8 BF16 values as FP32: one 128-bit broadcast load and one byte shuffle
+  // (values 0-3 from the low lane's copy, 4-7 from the high lane's, each to
+  // the upper half of its 32-bit lane); no shift on the FMA ports.
   static T WidenBf16(const uint16_t* p) {
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+    const __m256i h =
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    const __m256i to_upper =
+        _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7,  //
+                         -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
+    return _mm256_castsi256_ps(_mm256_shuffle_epi8(h, to_upper));
   }
   // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
   static T RoundBf16(T v) { return _mm256_castsi256_ps(_mm256_slli_epi32(Bf16Lanes(v), 16)); }

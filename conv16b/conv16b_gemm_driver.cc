@@ -87,7 +87,13 @@ class NhwcGemm : public PackedGemm {
 // channels (GemmRowF32Args). Depthwise: one row call per output row for
 // every channel, weights [tap][cpad] (cpad = channels rounded up to 16; the
 // kernel reads up to 15 channels past a row's last pixel, inside the ring's
-// slack, and never stores them).
+// slack, and never stores them). A depthwise convolution with stride or
+// dilation > 1 over a BF16 NHWC source widens each tap's load in the tile
+// instead (GemmRowF32Args::rows16): each source value feeds only a few
+// taps there, and widening the rows first costs their FP32 writes and
+// reloads. It reads the source in place (DirectRow: only the pixels at a
+// row's ends read zero-padded copies of their columns), or, for rows too
+// narrow for that, a ring of zero-padded BF16 copies (FillRow16).
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
@@ -105,6 +111,26 @@ class NhwcGemmF32 : public Algorithm {
     pw_ = p.srcW + p.padX + p.padW;
     span_ = (p.kernelY - 1) * p.dilationY + 1;
     row_floats_ = RoundUp(pw_ * p.srcC + kSlack, 16);
+    bf16_rows_ = depthwise && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
+                 (p.strideX > 1 || p.dilationX > 1);
+    if (bf16_rows_) {
+      // Output pixels [xl_, xr_) read only columns inside the source row, and
+      // their last vector's channels past srcC (up to cpad_) stay inside it too.
+      const size_t reach = (p.kernelX - 1) * p.dilationX;  // a window's last column - its first
+      const size_t margin = (cpad_ - p.srcC + p.srcC - 1) / p.srcC;
+      xl_ = (p.padX + p.strideX - 1) / p.strideX;
+      const ptrdiff_t last = static_cast<ptrdiff_t>(p.srcW + p.padX) - 1 -
+                             static_cast<ptrdiff_t>(margin + reach);  // largest x * strideX
+      xr_ = last < 0 ? 0 : std::min<size_t>(p.dstW, static_cast<size_t>(last) / p.strideX + 1);
+      // An edge segment of at least one whole tile (kEdgePixels): a tile of
+      // one or two pixels has too few accumulators to cover the FMA latency.
+      if (xl_ > 0) xl_ = std::max(xl_, kEdgePixels);
+      if (xr_ < p.dstW) xr_ = std::min(xr_, p.dstW > kEdgePixels ? p.dstW - kEdgePixels : 0);
+      left_cols_ = xl_ > 0 ? (xl_ - 1) * p.strideX + reach + 1 : 0;
+      right_cols_ = xr_ < p.dstW ? (p.dstW - 1 - xr_) * p.strideX + reach + 1 : 0;
+      direct_ = xl_ < xr_ && p.kernelY <= kMaxDirectRows &&
+                (left_cols_ + right_cols_) * p.srcC + 2 * kSlack <= row_floats_;
+    }
   }
 
   size_t WeightBytes() const override { return packed_.size() * sizeof(float); }
@@ -147,9 +173,11 @@ class NhwcGemmF32 : public Algorithm {
     cursor = Align64(cursor + span_ * row_floats_ * sizeof(float));
     float* sums = reinterpret_cast<float*>(cursor);
     std::vector<const float*> rows(p.kernelY);
+    std::vector<const uint16_t*> rows16(bf16_rows_ ? p.kernelY : 0);
     std::vector<ptrdiff_t> tag(span_);
     GemmRowF32Args a;
     a.rows = rows.data();
+    if (bf16_rows_) a.rows16 = rows16.data();
     a.pixel_stride = p.strideX * p.srcC;
     a.kx_stride = p.dilationX * p.srcC;
     a.kernel_y = p.kernelY;
@@ -174,14 +202,37 @@ class NhwcGemmF32 : public Algorithm {
       a.fused = &fused;
     }
     const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
+    if (direct_) {  // DirectRow's zero row
+      uint16_t* zero = reinterpret_cast<uint16_t*>(ring);
+      std::fill(zero, zero + row_floats_, uint16_t{0});
+    }
     for (size_t n = 0; n < geo_.batch; ++n) {
       std::fill(tag.begin(), tag.end(), PTRDIFF_MIN);
       for (size_t oy = 0; oy < p.dstH; ++oy) {
         const ptrdiff_t top = static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
+        if (direct_) {
+          a.offset = 0;
+          a.weight = packed_.data();
+          fused.channel_base = 0;
+          DirectRow(src, n, top, ring, fuse ? &fused : nullptr,
+                    dst + (n * p.dstH + oy) * p.dstW * p.dstC * es, es, sums, &a);
+          const size_t done = fuse ? fused.channels : 0;
+          if (done < p.dstC) store_(geo_, e, sums + done, cpad_, n, oy, done, p.dstC - done, dst);
+          continue;
+        }
         for (size_t ky = 0; ky < p.kernelY; ++ky) {
           const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
           const size_t slot = static_cast<size_t>(((y % span) + span) % span);
           float* row = ring + slot * row_floats_;
+          if (bf16_rows_) {
+            uint16_t* row16 = reinterpret_cast<uint16_t*>(row);
+            if (tag[slot] != y) {
+              FillRow16(src, n, y, row16);
+              tag[slot] = y;
+            }
+            rows16[ky] = row16;
+            continue;
+          }
           if (tag[slot] != y) {
             FillRow(src, n, y, row);
             tag[slot] = y;
@@ -221,7 +272,9 @@ class NhwcGemmF32 : public Algorithm {
   }
 
  private:
-  static constexpr size_t kSlack = 16;  // floats past a row the depthwise kernel may read
+  static constexpr size_t kSlack = 16;          // floats past a row the depthwise kernel may read
+  static constexpr size_t kMaxDirectRows = 16;  // kernelY of a direct_ depthwise
+  static constexpr size_t kEdgePixels = 8;      // the depthwise tile's pixels
 
   // Source row y of item n as BF16 values in FP32, zero-padded: [pw][srcC]
   // (zero outside the image and in the slack).
@@ -251,11 +304,82 @@ class NhwcGemmF32 : public Algorithm {
     planar_(image + static_cast<size_t>(y) * p.srcW * es, f32, p.srcH * p.srcW, p.srcC, p.srcW, mid);
   }
 
+  // One depthwise output row of a direct_ convolution: the pixels
+  // [xl_, xr_) read the BF16 source rows in place; the few at either end
+  // read zero-padded copies of the columns they cover (in the second half
+  // of ring slot ky), and rows outside the image read the zero row (the
+  // first half of slot 0).
+  void DirectRow(const uint8_t* src, size_t n, ptrdiff_t top, float* ring, FusedStoreArgs* fused,
+                 uint8_t* row_dst, size_t es, float* sums, GemmRowF32Args* a) const {
+    const ConvParams& p = geo_.p;
+    const uint16_t* zero = reinterpret_cast<const uint16_t*>(ring);
+    const uint16_t* image = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
+    const uint16_t* left[kMaxDirectRows];
+    const uint16_t* mid[kMaxDirectRows];
+    const uint16_t* right[kMaxDirectRows];
+    for (size_t ky = 0; ky < p.kernelY; ++ky) {
+      const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
+      if (y < 0 || y >= static_cast<ptrdiff_t>(p.srcH)) {
+        left[ky] = mid[ky] = right[ky] = zero;
+        continue;
+      }
+      const uint16_t* row = image + static_cast<size_t>(y) * p.srcW * p.srcC;
+      mid[ky] = row + (xl_ * p.strideX - p.padX) * p.srcC;
+      uint16_t* edge = reinterpret_cast<uint16_t*>(ring + ky * row_floats_) + row_floats_;
+      const auto copy = [&](ptrdiff_t col0, size_t cols, uint16_t* out) {
+        for (size_t j = 0; j < cols; ++j) {
+          const ptrdiff_t col = col0 + static_cast<ptrdiff_t>(j);
+          if (col < 0 || col >= static_cast<ptrdiff_t>(p.srcW)) {
+            std::fill(out + j * p.srcC, out + (j + 1) * p.srcC, uint16_t{0});
+          } else {
+            std::memcpy(out + j * p.srcC, row + static_cast<size_t>(col) * p.srcC,
+                        p.srcC * sizeof(uint16_t));
+          }
+        }
+        std::fill(out + cols * p.srcC, out + cols * p.srcC + kSlack, uint16_t{0});
+      };
+      const ptrdiff_t pad = static_cast<ptrdiff_t>(p.padX);
+      copy(-pad, left_cols_, edge);
+      left[ky] = edge;
+      uint16_t* edge_right = edge + left_cols_ * p.srcC + kSlack;
+      copy(static_cast<ptrdiff_t>(xr_ * p.strideX) - pad, right_cols_, edge_right);
+      right[ky] = edge_right;
+    }
+    const auto run = [&](size_t x0, size_t x1, const uint16_t* const* rows) {
+      if (x0 >= x1) return;
+      a->rows16 = rows;
+      a->width = x1 - x0;
+      a->out = sums + x0 * cpad_;
+      if (fused != nullptr) fused->dst = row_dst + x0 * p.dstC * es;
+      row_(*a);
+    };
+    run(0, xl_, left);
+    run(xl_, xr_, mid);
+    run(xr_, p.dstW, right);
+  }
+
+  // FillRow for bf16_rows_: the BF16 NHWC source row y of item n, copied
+  // into a zero-padded row of row_floats_ values.
+  void FillRow16(const uint8_t* src, size_t n, ptrdiff_t y, uint16_t* out) const {
+    const ConvParams& p = geo_.p;
+    if (y < 0 || y >= static_cast<ptrdiff_t>(p.srcH)) {
+      std::fill(out, out + row_floats_, uint16_t{0});
+      return;
+    }
+    const size_t count = p.srcW * p.srcC;
+    std::fill(out, out + p.padX * p.srcC, uint16_t{0});
+    std::fill(out + p.padX * p.srcC + count, out + row_floats_, uint16_t{0});
+    const uint16_t* image = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
+    std::memcpy(out + p.padX * p.srcC, image + static_cast<size_t>(y) * count,
+                count * sizeof(uint16_t));
+  }
+
   GemmRowF32Fn row_;
   StoreRowFn store_;
   PlanarRowToF32Fn planar_;
   RoundRowF32Fn round_;
-  bool depthwise_;
+  bool depthwise_, bf16_rows_ = false, direct_ = false;
+  size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   AlignedVector<float> packed_;
 };

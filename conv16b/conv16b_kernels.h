@@ -55,6 +55,10 @@ struct FusedStoreArgs {
 };
 struct GemmRowF32Args {
   const float* const* rows;
+  // Depthwise rows with stride or dilation > 1 from a BF16 source: the
+  // padded rows kept as BF16 ([pw][channels], widened as each tap loads
+  // them) instead of `rows`, which is then unused.
+  const uint16_t* const* rows16 = nullptr;
   size_t offset, pixel_stride, kx_stride;  // elements
   size_t kernel_y, kernel_x, channels;
   size_t ky_begin = 0, ky_end = SIZE_MAX;  // as GemmRowArgs (GEMM rows only)

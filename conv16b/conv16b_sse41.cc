@@ -40,6 +40,11 @@ struct Sse41 {
   }
   // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
   static T RoundBf16(T v) { return x86_f32::RoundToBf16x4(v); }
+  // 4 BF16 values as FP32.
+  static T WidenBf16(const uint16_t* p) {
+    const __m128i h = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    return _mm_castsi128_ps(_mm_unpacklo_epi16(_mm_setzero_si128(), h));
+  }
   static void StoreBf16(uint16_t* p, T v) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4(v));
   }

@@ -241,6 +241,15 @@ std::vector<Case> Grid() {
   add(1, Params(20, 7, 17, 20, 5, 5, 1, 1, 2, 20));
   add(1, Params(12, 8, 15, 12, 7, 7, 1, 1, 3, 12));
   add(1, Params(16, 11, 13, 16, 3, 3, 2, 2, 2, 16));
+  // Depthwise with stride or dilation > 1 wide enough for the FP32
+  // algorithms to read a BF16 NHWC source in place: edge segments of
+  // padded copies on both sides around the in-place pixels (19 channels:
+  // the last vector reads past a pixel), none at all (no padding, 16
+  // channels), dilation 2, and two items.
+  add(2, Params(19, 5, 45, 19, 3, 3, 2, 1, 1, 19));
+  add(1, Params(16, 4, 40, 16, 3, 3, 2, 1, 0, 16));
+  add(1, Params(24, 5, 30, 24, 3, 3, 1, 2, 2, 24));
+  add(1, Params(8, 6, 41, 8, 5, 5, 2, 1, 2, 8));
   ConvParams asym = Params(7, 10, 12, 10, 3, 4);
   asym.padY = 2;
   asym.padX = 0;

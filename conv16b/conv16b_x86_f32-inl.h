@@ -296,28 +296,46 @@ inline void StorePixels(const Sink& sink, size_t x0, size_t c, const T* acc) {
   if (M % 2 == 1) sink.Store1(x0 + M - 1, c, acc[M - 1]);
 }
 
+// A vector of source values: FP32 ring rows as they are, BF16 rows widened.
+template <class V>
+inline typename V::T LoadSource(const float* p) {
+  return V::LoadU(p);
+}
+template <class V>
+inline typename V::T LoadSource(const uint16_t* p) {
+  return V::WidenBf16(p);
+}
+inline const float* const* SourceRows(const GemmRowF32Args& a, const float*) { return a.rows; }
+inline const uint16_t* const* SourceRows(const GemmRowF32Args& a, const uint16_t*) {
+  return a.rows16;
+}
+
 // Depthwise: M pixels x every channel, one vector of channels at a time;
 // each tap's weights are loaded once for the M pixels. Taps in (ky, kx)
 // order like the reference (a product of BF16 values is exact, so FMA
-// rounds like multiply then add).
-template <class V, class Sink, int M>
+// rounds like multiply then add). Src: the rows' element type (float:
+// a.rows; uint16_t: a.rows16, BF16).
+template <class V, class Sink, int M, class Src = float>
 void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   const size_t channels = a.channels;
   const Sink sink(a);
-  const float* src[16];
-  for (size_t ky = 0; ky < a.kernel_y && ky < 16; ++ky) src[ky] = a.rows[ky] + x0 * a.pixel_stride;
+  const Src* const* rows = SourceRows(a, static_cast<const Src*>(nullptr));
+  const Src* src[16];
+  for (size_t ky = 0; ky < a.kernel_y && ky < 16; ++ky) src[ky] = rows[ky] + x0 * a.pixel_stride;
   for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = V::Zero();
     const float* w = a.weight + c;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-      const float* s = (ky < 16 ? src[ky] : a.rows[ky] + x0 * a.pixel_stride) + c;
+      const Src* s = (ky < 16 ? src[ky] : rows[ky] + x0 * a.pixel_stride) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
         const T wv = V::Load(w);
 #pragma GCC unroll 8
-        for (int m = 0; m < M; ++m) acc[m] = V::MulAdd(V::LoadU(s + m * a.pixel_stride), wv, acc[m]);
+        for (int m = 0; m < M; ++m) {
+          acc[m] = V::MulAdd(LoadSource<V>(s + m * a.pixel_stride), wv, acc[m]);
+        }
       }
     }
     StorePixels<M>(sink, x0, c, acc);
@@ -393,13 +411,25 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   // compiler takes a weight or two from memory; 6 accumulators: 0.75x the
   // speed with AVX2, 0.9x with SSE4.1); 3x3 with 10 or 12 spilled in the
   // epilogue (0.75x).
-  if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
+  if (a.pixel_stride == a.kx_stride && a.rows16 == nullptr) {  // stride 1, dilation 1
     static constexpr auto k3 = SlideTiles<V, Sink, 3, 8>(std::make_index_sequence<8>());
     static constexpr auto k5 = SlideTiles<V, Sink, 5, 8>(std::make_index_sequence<8>());
     static constexpr auto k7 = SlideTiles<V, Sink, 7, 8>(std::make_index_sequence<8>());
     if (a.kernel_x == 3) return DepthwiseTiles<8>(a, k3.data(), c0, c1);
     if (a.kernel_x == 5) return DepthwiseTiles<8>(a, k5.data(), c0, c1);
     if (a.kernel_x == 7) return DepthwiseTiles<8>(a, k7.data(), c0, c1);
+  }
+  if (a.rows16 != nullptr) {
+    static const DepthwiseTileFn kTiles16[] = {nullptr,
+                                               DepthwiseTile<V, Sink, 1, uint16_t>,
+                                               DepthwiseTile<V, Sink, 2, uint16_t>,
+                                               DepthwiseTile<V, Sink, 3, uint16_t>,
+                                               DepthwiseTile<V, Sink, 4, uint16_t>,
+                                               DepthwiseTile<V, Sink, 5, uint16_t>,
+                                               DepthwiseTile<V, Sink, 6, uint16_t>,
+                                               DepthwiseTile<V, Sink, 7, uint16_t>,
+                                               DepthwiseTile<V, Sink, 8, uint16_t>};
+    return DepthwiseTiles<8>(a, kTiles16, c0, c1);
   }
   static const DepthwiseTileFn kTiles[] = {nullptr,
                                            DepthwiseTile<V, Sink, 1>,
