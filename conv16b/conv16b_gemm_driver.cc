@@ -326,17 +326,16 @@ class NhwcGemmF32 : public Algorithm {
       const uint16_t* row = image + static_cast<size_t>(y) * p.srcW * p.srcC;
       mid[ky] = row + (xl_ * p.strideX - p.padX) * p.srcC;
       uint16_t* edge = reinterpret_cast<uint16_t*>(ring + ky * row_floats_) + row_floats_;
+      // Columns [col0, col0 + cols) of the row to out, zero outside it.
       const auto copy = [&](ptrdiff_t col0, size_t cols, uint16_t* out) {
-        for (size_t j = 0; j < cols; ++j) {
-          const ptrdiff_t col = col0 + static_cast<ptrdiff_t>(j);
-          if (col < 0 || col >= static_cast<ptrdiff_t>(p.srcW)) {
-            std::fill(out + j * p.srcC, out + (j + 1) * p.srcC, uint16_t{0});
-          } else {
-            std::memcpy(out + j * p.srcC, row + static_cast<size_t>(col) * p.srcC,
-                        p.srcC * sizeof(uint16_t));
-          }
-        }
-        std::fill(out + cols * p.srcC, out + cols * p.srcC + kSlack, uint16_t{0});
+        const ptrdiff_t end = col0 + static_cast<ptrdiff_t>(cols);
+        const ptrdiff_t in0 = std::max<ptrdiff_t>(col0, 0);
+        const ptrdiff_t in1 = std::max(in0, std::min<ptrdiff_t>(end, p.srcW));
+        const size_t skip = static_cast<size_t>(in0 - col0) * p.srcC;
+        const size_t count = static_cast<size_t>(in1 - in0) * p.srcC;
+        std::fill(out, out + skip, uint16_t{0});
+        std::memcpy(out + skip, row + static_cast<size_t>(in0) * p.srcC, count * sizeof(uint16_t));
+        std::fill(out + skip + count, out + cols * p.srcC + kSlack, uint16_t{0});
       };
       const ptrdiff_t pad = static_cast<ptrdiff_t>(p.padX);
       copy(-pad, left_cols_, edge);
