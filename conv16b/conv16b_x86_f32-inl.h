@@ -106,6 +106,7 @@ template <class V>
 class ToSums {
  public:
   explicit ToSums(const GemmRowF32Args& a) : out_(a.out), ld_(a.nblocks * 16) {}
+  typename V::T Init(size_t) const { return V::Zero(); }
   void Store1(size_t x, size_t c, typename V::T v) const { V::Store(out_ + x * ld_ + c, v); }
   // Pixels x and x + 1, one vector each.
   void StorePixels2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
@@ -124,7 +125,7 @@ class ToSums {
 
 // ToDst: bias, activation A and the store to the NHWC dst straight from
 // the registers (GemmRowF32Args::fused), the operations of StoreNhwc.
-template <class V, Activation A, bool kBf16>
+template <class V, Activation A, bool kBf16, bool kBiased = false>
 class ToDst {
  public:
   explicit ToDst(const GemmRowF32Args& a)
@@ -133,8 +134,13 @@ class ToDst {
         base_(a.fused->channel_base),
         dst_(a.fused->dst),
         stride_(a.fused->pixel_stride) {}
+  // kBiased: the tile starts its sums at the bias (Init) and the stores add none.
+  typename V::T Init(size_t c) const { return kBiased ? V::LoadU(bias_ + c) : V::Zero(); }
+  typename V::T Biased(typename V::T v, size_t c) const {
+    return kBiased ? v : V::Add(v, V::LoadU(bias_ + c));
+  }
   void Store1(size_t x, size_t c, typename V::T v) const {
-    v = Activate<V, A>(V::Add(v, V::LoadU(bias_ + c)), params_, base_ + c);
+    v = Activate<V, A>(Biased(v, c), params_, base_ + c);
     const size_t at = x * stride_ + c;
     if (kBf16) {
       V::StoreBf16(reinterpret_cast<uint16_t*>(dst_) + at, v);
@@ -143,8 +149,8 @@ class ToDst {
     }
   }
   void StorePixels2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
-    v0 = Activate<V, A>(V::Add(v0, V::LoadU(bias_ + c)), params_, base_ + c);
-    v1 = Activate<V, A>(V::Add(v1, V::LoadU(bias_ + c)), params_, base_ + c);
+    v0 = Activate<V, A>(Biased(v0, c), params_, base_ + c);
+    v1 = Activate<V, A>(Biased(v1, c), params_, base_ + c);
     const size_t at = x * stride_ + c;
     if (kBf16) {
       uint16_t* p = reinterpret_cast<uint16_t*>(dst_) + at;
@@ -155,8 +161,8 @@ class ToDst {
     }
   }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
-    v0 = Activate<V, A>(V::Add(v0, V::LoadU(bias_ + c)), params_, base_ + c);
-    v1 = Activate<V, A>(V::Add(v1, V::LoadU(bias_ + c + V::kLanes)), params_, base_ + c + V::kLanes);
+    v0 = Activate<V, A>(Biased(v0, c), params_, base_ + c);
+    v1 = Activate<V, A>(Biased(v1, c + V::kLanes), params_, base_ + c + V::kLanes);
     const size_t at = x * stride_ + c;
     if (kBf16) {
       V::StoreBf16x2(reinterpret_cast<uint16_t*>(dst_) + at, v0, v1);
@@ -260,7 +266,7 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
 // Runs run(Sink*, begin, end) over [0, total) units: with a.fused, the
 // units [0, fused) through ToDst (the activation and BF16-or-FP32 dst of
 // the epilogue) and the rest through ToSums; without, all through ToSums.
-template <class V, class Run>
+template <class V, bool kBiased = false, class Run>
 void WithSinks(const GemmRowF32Args& a, size_t fused, size_t total, Run run) {
   size_t done = 0;
   if (a.fused != nullptr) {
@@ -268,9 +274,9 @@ void WithSinks(const GemmRowF32Args& a, size_t fused, size_t total, Run run) {
     if (WithFusedActivation(a.fused->epilogue->activation, [&](auto act) {
           constexpr Activation A = decltype(act)::value;
           if (bf16) {
-            run(static_cast<ToDst<V, A, true>*>(nullptr), size_t{0}, fused);
+            run(static_cast<ToDst<V, A, true, kBiased>*>(nullptr), size_t{0}, fused);
           } else {
-            run(static_cast<ToDst<V, A, false>*>(nullptr), size_t{0}, fused);
+            run(static_cast<ToDst<V, A, false, kBiased>*>(nullptr), size_t{0}, fused);
           }
         })) {
       done = fused;
@@ -325,8 +331,9 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   for (size_t ky = 0; ky < a.kernel_y && ky < 16; ++ky) src[ky] = rows[ky] + x0 * a.pixel_stride;
   for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
+    const T init = sink.Init(c);
 #pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) acc[m] = V::Zero();
+    for (int m = 0; m < M; ++m) acc[m] = init;
     const float* w = a.weight + c;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       const Src* s = (ky < 16 ? src[ky] : rows[ky] + x0 * a.pixel_stride) + c;
@@ -354,8 +361,9 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
   const Sink sink(a);
   for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
+    const T init = sink.Init(c);
 #pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) acc[m] = V::Zero();
+    for (int m = 0; m < M; ++m) acc[m] = init;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       // Pixel i's vector at b[i / 3] + (i % 3) * stride bytes: base +
       // index * {1, 2} addresses from a few registers (as in Tile).
@@ -449,7 +457,9 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
 template <class V>
 void DepthwiseRow(const GemmRowF32Args& a) {
   const size_t fused = a.fused != nullptr ? a.fused->channels : 0;
-  WithSinks<V>(a, fused, a.channels, [&](auto* sink, size_t c0, size_t c1) {
+  // The depthwise tiles start their sums at the bias (one load per channel
+  // vector instead of one add per output vector).
+  WithSinks<V, true>(a, fused, a.channels, [&](auto* sink, size_t c0, size_t c1) {
     DepthwiseChannels<V, std::remove_pointer_t<decltype(sink)>>(a, c0, c1);
   });
 }
