@@ -92,8 +92,8 @@ class NhwcGemm : public PackedGemm {
 // instead (GemmRowF32Args::rows16): each source value feeds only a few
 // taps there, and widening the rows first costs their FP32 writes and
 // reloads. It reads the source in place (DirectRow: only the pixels at a
-// row's ends read zero-padded copies of their columns), or, for rows too
-// narrow for that, a ring of zero-padded BF16 copies (FillRow16).
+// row's ends read zero-padded copies of their columns); rows too narrow
+// for that keep the FP32 ring.
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
@@ -111,9 +111,8 @@ class NhwcGemmF32 : public Algorithm {
     pw_ = p.srcW + p.padX + p.padW;
     span_ = (p.kernelY - 1) * p.dilationY + 1;
     row_floats_ = RoundUp(pw_ * p.srcC + kSlack, 16);
-    bf16_rows_ = depthwise && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
-                 (p.strideX > 1 || p.dilationX > 1);
-    if (bf16_rows_) {
+    if (depthwise && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
+        (p.strideX > 1 || p.dilationX > 1)) {
       // Output pixels [xl_, xr_) read only columns inside the source row, and
       // their last vector's channels past srcC (up to cpad_) stay inside it too.
       const size_t reach = (p.kernelX - 1) * p.dilationX;  // a window's last column - its first
@@ -173,11 +172,9 @@ class NhwcGemmF32 : public Algorithm {
     cursor = Align64(cursor + span_ * row_floats_ * sizeof(float));
     float* sums = reinterpret_cast<float*>(cursor);
     std::vector<const float*> rows(p.kernelY);
-    std::vector<const uint16_t*> rows16(bf16_rows_ ? p.kernelY : 0);
     std::vector<ptrdiff_t> tag(span_);
     GemmRowF32Args a;
     a.rows = rows.data();
-    if (bf16_rows_) a.rows16 = rows16.data();
     a.pixel_stride = p.strideX * p.srcC;
     a.kx_stride = p.dilationX * p.srcC;
     a.kernel_y = p.kernelY;
@@ -224,15 +221,6 @@ class NhwcGemmF32 : public Algorithm {
           const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
           const size_t slot = static_cast<size_t>(((y % span) + span) % span);
           float* row = ring + slot * row_floats_;
-          if (bf16_rows_) {
-            uint16_t* row16 = reinterpret_cast<uint16_t*>(row);
-            if (tag[slot] != y) {
-              FillRow16(src, n, y, row16);
-              tag[slot] = y;
-            }
-            rows16[ky] = row16;
-            continue;
-          }
           if (tag[slot] != y) {
             FillRow(src, n, y, row);
             tag[slot] = y;
@@ -357,27 +345,11 @@ class NhwcGemmF32 : public Algorithm {
     run(xr_, p.dstW, right);
   }
 
-  // FillRow for bf16_rows_: the BF16 NHWC source row y of item n, copied
-  // into a zero-padded row of row_floats_ values.
-  void FillRow16(const uint8_t* src, size_t n, ptrdiff_t y, uint16_t* out) const {
-    const ConvParams& p = geo_.p;
-    if (y < 0 || y >= static_cast<ptrdiff_t>(p.srcH)) {
-      std::fill(out, out + row_floats_, uint16_t{0});
-      return;
-    }
-    const size_t count = p.srcW * p.srcC;
-    std::fill(out, out + p.padX * p.srcC, uint16_t{0});
-    std::fill(out + p.padX * p.srcC + count, out + row_floats_, uint16_t{0});
-    const uint16_t* image = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
-    std::memcpy(out + p.padX * p.srcC, image + static_cast<size_t>(y) * count,
-                count * sizeof(uint16_t));
-  }
-
   GemmRowF32Fn row_;
   StoreRowFn store_;
   PlanarRowToF32Fn planar_;
   RoundRowF32Fn round_;
-  bool depthwise_, bf16_rows_ = false, direct_ = false;
+  bool depthwise_, direct_ = false;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   AlignedVector<float> packed_;

@@ -55,9 +55,11 @@ struct FusedStoreArgs {
 };
 struct GemmRowF32Args {
   const float* const* rows;
-  // Depthwise rows with stride or dilation > 1 from a BF16 source: the
-  // padded rows kept as BF16 ([pw][channels], widened as each tap loads
-  // them) instead of `rows`, which is then unused.
+  // Depthwise with stride or dilation > 1 from a BF16 NHWC source, instead
+  // of `rows`: BF16 rows with the same element layout (pixel_stride,
+  // kx_stride), widened as each tap loads them; rows16[ky] is the first
+  // window column of the call's pixel 0 (in the source itself or in a
+  // zero-padded copy of a row's end).
   const uint16_t* const* rows16 = nullptr;
   size_t offset, pixel_stride, kx_stride;  // elements
   size_t kernel_y, kernel_x, channels;

@@ -419,14 +419,6 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   // compiler takes a weight or two from memory; 6 accumulators: 0.75x the
   // speed with AVX2, 0.9x with SSE4.1); 3x3 with 10 or 12 spilled in the
   // epilogue (0.75x).
-  if (a.pixel_stride == a.kx_stride && a.rows16 == nullptr) {  // stride 1, dilation 1
-    static constexpr auto k3 = SlideTiles<V, Sink, 3, 8>(std::make_index_sequence<8>());
-    static constexpr auto k5 = SlideTiles<V, Sink, 5, 8>(std::make_index_sequence<8>());
-    static constexpr auto k7 = SlideTiles<V, Sink, 7, 8>(std::make_index_sequence<8>());
-    if (a.kernel_x == 3) return DepthwiseTiles<8>(a, k3.data(), c0, c1);
-    if (a.kernel_x == 5) return DepthwiseTiles<8>(a, k5.data(), c0, c1);
-    if (a.kernel_x == 7) return DepthwiseTiles<8>(a, k7.data(), c0, c1);
-  }
   if (a.rows16 != nullptr) {
     static const DepthwiseTileFn kTiles16[] = {nullptr,
                                                DepthwiseTile<V, Sink, 1, uint16_t>,
@@ -438,6 +430,14 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
                                                DepthwiseTile<V, Sink, 7, uint16_t>,
                                                DepthwiseTile<V, Sink, 8, uint16_t>};
     return DepthwiseTiles<8>(a, kTiles16, c0, c1);
+  }
+  if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
+    static constexpr auto k3 = SlideTiles<V, Sink, 3, 8>(std::make_index_sequence<8>());
+    static constexpr auto k5 = SlideTiles<V, Sink, 5, 8>(std::make_index_sequence<8>());
+    static constexpr auto k7 = SlideTiles<V, Sink, 7, 8>(std::make_index_sequence<8>());
+    if (a.kernel_x == 3) return DepthwiseTiles<8>(a, k3.data(), c0, c1);
+    if (a.kernel_x == 5) return DepthwiseTiles<8>(a, k5.data(), c0, c1);
+    if (a.kernel_x == 7) return DepthwiseTiles<8>(a, k7.data(), c0, c1);
   }
   static const DepthwiseTileFn kTiles[] = {nullptr,
                                            DepthwiseTile<V, Sink, 1>,
