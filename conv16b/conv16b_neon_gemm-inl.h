@@ -11,6 +11,10 @@
 namespace synops {
 namespace conv16b_internal {
 namespace neon_gemm {
+// Internal linkage: each kernel file compiles these with its own ISA flags,
+// and one file's copy must never stand in for another's (SIGILL on a CPU
+// without the wider ISA).
+namespace {
 
 inline uint32_t LoadPair(const uint16_t* p) {
   uint32_t v;
@@ -66,6 +70,7 @@ void GemmRow(const GemmRowArgs& a) {
   }
 }
 
+}  // namespace
 }  // namespace neon_gemm
 }  // namespace conv16b_internal
 }  // namespace synops

@@ -26,6 +26,10 @@
 namespace synops {
 namespace conv16b_internal {
 namespace x86_f32 {
+// Internal linkage: each kernel file compiles these with its own ISA flags,
+// and one file's copy must never stand in for another's (SIGILL on a CPU
+// without the wider ISA).
+namespace {
 
 // e^x for x in [-87, 88]: the Cody-Waite exp of core/hwy_math-inl.h's
 // ExpClamped (the same operations; FMA where V has it), 2^n added to the
@@ -796,6 +800,7 @@ uint64_t Peak(uint64_t iterations) {
   return iterations * kAcc * V::kLanes * 2;
 }
 
+}  // namespace
 }  // namespace x86_f32
 }  // namespace conv16b_internal
 }  // namespace synops

@@ -10,6 +10,10 @@
 namespace synops {
 namespace conv16b_internal {
 namespace x86_gemm {
+// Internal linkage: each kernel file compiles these with its own ISA flags,
+// and one file's copy must never stand in for another's (SIGILL on a CPU
+// without the wider ISA).
+namespace {
 
 // Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
 // in registers (12 x 2 = 24 of the 32 zmm registers).
@@ -107,6 +111,7 @@ inline int32_t LoadPair(const uint16_t* p) {
   return v;
 }
 
+}  // namespace
 }  // namespace x86_gemm
 }  // namespace conv16b_internal
 }  // namespace synops
