@@ -3,20 +3,23 @@
 // geometry:
 //
 // x86_64:
-//   1. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
-//   2. avx512::nhwc_depthwise      depthwise
-//   3. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
-//   4. sse41::nhwc_depthwise       depthwise (FP32)
-//   5. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
-//   6. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
-//   7. amx_bf16::nhwc_im2row       the other non-depthwise geometries
-//   8. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
-//   9. avx512bf16::nhwc_gemm       any geometry
-//  10. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
-//  11. avx512::nhwc_gemm           any geometry
-//  12. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
-//  13. sse41::nhwc_gemm            any geometry (FP32)
-//  14. ref::direct                 any geometry
+//   1. avx512bf16::nhwc_depthwise_strided  depthwise, BF16 NHWC source, strideX > 1,
+//                                          >= 32 channels, taps <= 4 x strides
+//   2. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
+//   3. avx512::nhwc_depthwise_strided  as 1
+//   4. avx512::nhwc_depthwise      depthwise
+//   5. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
+//   6. sse41::nhwc_depthwise       depthwise (FP32)
+//   7. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
+//   8. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
+//   9. amx_bf16::nhwc_im2row       the other non-depthwise geometries
+//  10. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
+//  11. avx512bf16::nhwc_gemm       any geometry
+//  12. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
+//  13. avx512::nhwc_gemm           any geometry
+//  14. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
+//  15. sse41::nhwc_gemm            any geometry (FP32)
+//  16. ref::direct                 any geometry
 // aarch64:
 //   1. neon::nhwc_depthwise        depthwise
 //   2. neon_bf16::nhwc_gemm        any geometry (BFDOT)
@@ -40,6 +43,21 @@ namespace conv16b_internal {
 bool AnyGeometry(const Geometry&) { return true; }
 
 bool IsDepthwise(const Geometry& g) { return g.p.group == g.p.srcC && g.p.group == g.p.dstC; }
+
+// Where the AVX-512 depthwise reads a BF16 NHWC source in place, widening
+// each tap's load (StridedDepthwiseRow*), instead of widening 16-channel
+// blocks of whole rows into an FP32 ring: with stride, where each source
+// value feeds few taps (kernel taps / strides <= 4; 3x3 s2: 2.25) and a
+// pixel has at least two vectors of channels. Measured on Sapphire Rapids
+// (SYNOPS_MAX_ISA=avx512bf16, synbench, GFLOP/s ring -> in place): 3x3 s2
+// 96ch 112x112 22 -> 32, 48ch 112 29 -> 38, 576ch 14 23 -> 25, 32ch 112
+// 38 -> 40; but 16ch 112 38 -> 34, 5x5 s2 240ch 56 (6.25 taps per value)
+// 49 -> 37, 3x3 dilation 2 stride 1 64ch 56 50 -> 43.
+bool StridedBf16Depthwise(const Geometry& g) {
+  const ConvParams& p = g.p;
+  return IsDepthwise(g) && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
+         p.strideX > 1 && p.srcC >= 32 && p.kernelY * p.kernelX <= 4 * p.strideY * p.strideX;
+}
 
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 
@@ -75,8 +93,14 @@ std::unique_ptr<Algorithm> AmxIm2Row(const Geometry& g) { return MakeAmxIm2Row(g
 std::vector<AlgorithmSpec> SelectionList() {
   return {
 #if defined(__x86_64__)
+      {"avx512bf16::nhwc_depthwise_strided", Isa::kAvx512Bf16, StridedBf16Depthwise,
+       Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
+            PlanarRowToF32Avx2, RoundRowF32Avx2>},
       {"avx512bf16::nhwc_depthwise", Isa::kAvx512Bf16, IsDepthwise,
        Make<MakeDepthwiseF32, DepthwiseRowF32Avx512Bf16>},
+      {"avx512::nhwc_depthwise_strided", Isa::kAvx512, StridedBf16Depthwise,
+       Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512, StoreRowAvx512, PlanarRowToF32Avx2,
+            RoundRowF32Avx2>},
       {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,
        Make<MakeDepthwiseF32, DepthwiseRowF32Avx512>},
       {"avx2::nhwc_depthwise", Isa::kAvx2, IsDepthwise,

@@ -5,6 +5,7 @@
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_x86_depthwise-inl.h"
 #include "conv16b/conv16b_x86_epilogue-inl.h"
+#include "conv16b/conv16b_x86_f32-inl.h"
 #include "conv16b/conv16b_x86_gemm-inl.h"
 
 namespace synops {
@@ -39,6 +40,8 @@ inline __m512 LoadBf16(const uint16_t* p, __mmask16 mask) {
 }
 
 }  // namespace
+
+void StridedDepthwiseRowAvx512(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<Avx512F32>(args); }
 
 void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); }
 

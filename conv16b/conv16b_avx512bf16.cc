@@ -5,6 +5,7 @@
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_x86_depthwise-inl.h"
 #include "conv16b/conv16b_x86_epilogue-inl.h"
+#include "conv16b/conv16b_x86_f32-inl.h"
 #include "conv16b/conv16b_x86_gemm-inl.h"
 
 namespace synops {
@@ -40,6 +41,24 @@ struct StoreBf16Cvt {
     const __m256i h = __builtin_expect(Denormals(v) != 0, 0) ? ToBf16(v)
                                                               : (__m256i)_mm512_cvtneps_pbh(v);
     _mm256_mask_storeu_epi16(d, m, h);
+  }
+};
+
+// Avx512F32 with the BF16 stores rounded by vcvtneps2bf16 (the lanes it
+// would flush, denormals, by the integer rounding).
+struct Avx512Bf16F32 : Avx512F32 {
+  static void StoreBf16(uint16_t* p, T v) {
+    const bool denormal = _mm512_fpclass_ps_mask(v, 0x20) != 0;
+    const __m256i h = __builtin_expect(denormal, 0) ? ToBf16(v) : (__m256i)_mm512_cvtneps_pbh(v);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), h);
+  }
+  static void StoreBf16Split(uint16_t* p0, uint16_t* p1, T v0, T v1) {
+    StoreBf16(p0, v0);
+    StoreBf16(p1, v1);
+  }
+  static void StoreBf16x2(uint16_t* p, T v0, T v1) {
+    StoreBf16(p, v0);
+    StoreBf16(p + 16, v1);
   }
 };
 
@@ -229,6 +248,10 @@ void StoreRowAvx512Bf16(const Geometry& g, const Epilogue& e, const float* sums,
 void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,
                                size_t n, size_t oy, uint8_t* dst) {
   x86_depthwise::Row<StoreBf16Cvt>(a, g, e, n, oy, dst);
+}
+
+void StridedDepthwiseRowAvx512Bf16(const GemmRowF32Args& args) {
+  x86_f32::DepthwiseRow<Avx512Bf16F32>(args);
 }
 
 void GemmRowAvx512Bf16(const GemmRowArgs& args) { x86_gemm::GemmRow<Bf16Dot>(args); }

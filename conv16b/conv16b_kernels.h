@@ -225,6 +225,10 @@ void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
 // call StoreOutput.
 void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                     size_t oy, size_t c0, size_t nc, uint8_t* dst);
+// conv16b_avx512.cc: DepthwiseRowF32Avx2's tiles on 16 lanes, for
+// MakeNhwcDepthwiseF32 with a strided BF16 NHWC source (GemmRowF32Args::
+// rows16: every channel of a pixel group, each tap's load widened in place).
+void StridedDepthwiseRowAvx512(const GemmRowF32Args& args);
 // conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
 void GemmRowAvx512(const GemmRowArgs& args);
 void Im2RowAvx512(const Im2RowArgs& args);
@@ -239,6 +243,8 @@ using DepthwiseRowF32Fn = void (*)(const DepthwiseF32Args& a, const Geometry& g,
 // the integer rounding's uops: +20% on depthwise 3x3).
 void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, const Epilogue& e,
                                size_t n, size_t oy, uint8_t* dst);
+// conv16b_avx512bf16.cc: the same, rounding with vcvtneps2bf16.
+void StridedDepthwiseRowAvx512Bf16(const GemmRowF32Args& args);
 // conv16b_avx512bf16.cc: vdpbf16ps.
 void GemmRowAvx512Bf16(const GemmRowArgs& args);
 // conv16b_avx512bf16.cc: StoreRowAvx512 with BF16 pairs of vectors rounded

@@ -250,6 +250,14 @@ std::vector<Case> Grid() {
   add(1, Params(16, 4, 40, 16, 3, 3, 2, 1, 0, 16));
   add(1, Params(24, 5, 30, 24, 3, 3, 1, 2, 2, 24));
   add(1, Params(8, 6, 41, 8, 5, 5, 2, 1, 2, 8));
+  // The same on 16 lanes (nhwc_depthwise_strided: >= 32 channels): edges
+  // on both sides with 35 channels (the last vector reads 13 past a pixel),
+  // no padding with 48, stride 3 with a 4x4 kernel, and rows too narrow for
+  // the in-place pixels (the FP32 ring).
+  add(2, Params(35, 5, 45, 35, 3, 3, 2, 1, 1, 35));
+  add(1, Params(48, 4, 40, 48, 3, 3, 2, 1, 0, 48));
+  add(1, Params(40, 7, 50, 40, 4, 4, 3, 1, 1, 40));
+  add(1, Params(32, 6, 12, 32, 3, 3, 2, 1, 1, 32));
   ConvParams asym = Params(7, 10, 12, 10, 3, 4);
   asym.padY = 2;
   asym.padX = 0;
@@ -395,7 +403,8 @@ TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
                                0x80000001u, 0x807FFFFFu, 0x80008000u, 0x00800000u};
   for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
     for (const ConvParams& shape : {Params(32, 3, 20, 40, 1, 1), Params(64, 4, 5, 24, 3, 3, 1, 1, 1),
-                                    Params(12, 4, 9, 12, 3, 3, 1, 1, 1, 12)}) {
+                                    Params(12, 4, 9, 12, 3, 3, 1, 1, 1, 12),
+                                    Params(40, 5, 40, 40, 3, 3, 2, 1, 1, 40)}) {
       Problem pr;
       pr.p = shape;
       pr.p.srcF = pr.p.dstF = f;
@@ -468,15 +477,20 @@ TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {
   const auto* spec = conv16b_internal::FindAlgorithm(GetParam());
   ConvParams nchw = Params(32, 5, 19, 20, 1, 1);
   nchw.srcF = nchw.dstF = TensorFormat::kNchw;
+  ConvParams strided = Params(32, 5, 30, 32, 3, 3, 2, 1, 1, 32);
+  strided.srcT = DataType::k16b;
   for (const ConvParams& other : {Params(16, 6, 13, 16, 3, 3, 1, 1, 1, 16),  // depthwise
                                   Params(32, 5, 19, 20, 3, 3, 1, 1, 1),      // 32-channel groups
                                   nchw,
-                                  Params(3, 9, 13, 20, 3, 3, 2, 1, 1)}) {  // a stem (im2row)
+                                  Params(3, 9, 13, 20, 3, 3, 2, 1, 1),  // a stem (im2row)
+                                  strided}) {  // depthwise from BF16 with stride 2
     if (spec->supports(*geometry)) break;
     pr.p = other;
     geometry = conv16b_internal::Validate(pr.batch, pr.p);
   }
-  pr.p.srcT = DataType::k32f;
+  ASSERT_TRUE(spec->supports(*geometry)) << GetParam();
+  pr.p.srcT = DataType::k32f;  // where the algorithm takes FP32 sources
+  if (!spec->supports(*conv16b_internal::Validate(pr.batch, pr.p))) pr.p.srcT = DataType::k16b;
   pr.p.dstT = DataType::k16b;
   pr.p.activation = Activation::kGelu;
   std::mt19937 rng(5);

@@ -236,6 +236,54 @@ __attribute__((always_inline)) inline void PlanarToInterleaved16(const void* src
   }
 }
 
+// The vector traits of conv16b_x86_f32-inl.h's templates on 16 lanes
+// (its depthwise tiles with a strided BF16 NHWC source: all channels of a
+// pixel group, each tap's 16 BF16 channels widened in place by one
+// zero-masked word permute). Masks as vectors for Activate's blends.
+struct Avx512F32 {
+  using T = __m512;
+  static constexpr int kLanes = 16;
+  static constexpr bool kFused = true;
+  static T Zero() { return _mm512_setzero_ps(); }
+  static T Set1(float v) { return _mm512_set1_ps(v); }
+  static T Load(const float* p) { return _mm512_load_ps(p); }
+  static T LoadU(const float* p) { return _mm512_loadu_ps(p); }
+  static void Store(float* p, T v) { _mm512_storeu_ps(p, v); }
+  static void StoreU(float* p, T v) { _mm512_storeu_ps(p, v); }
+  static T MulAdd(T a, T b, T c) { return _mm512_fmadd_ps(a, b, c); }
+  static T Add(T a, T b) { return _mm512_add_ps(a, b); }
+  static T Mul(T a, T b) { return _mm512_mul_ps(a, b); }
+  static T Max(T a, T b) { return _mm512_max_ps(a, b); }
+  static T Min(T a, T b) { return _mm512_min_ps(a, b); }
+  static T Sub(T a, T b) { return _mm512_sub_ps(a, b); }
+  static T Div(T a, T b) { return _mm512_div_ps(a, b); }
+  static T NegMulAdd(T a, T b, T c) { return _mm512_fnmadd_ps(a, b, c); }
+  static T FromMask(__mmask16 m) { return _mm512_castsi512_ps(_mm512_movm_epi32(m)); }
+  static T Greater(T a, T b) { return FromMask(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ)); }
+  static T Unordered(T a, T b) { return FromMask(_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q)); }
+  static T Blend(T mask, T a, T b) {
+    return _mm512_mask_blend_ps(_mm512_movepi32_mask(_mm512_castps_si512(mask)), a, b);
+  }
+  static T AddToExponent(T q, T t) {
+    return _mm512_castsi512_ps(_mm512_add_epi32(
+        _mm512_castps_si512(q), _mm512_slli_epi32(_mm512_castps_si512(t), 23)));
+  }
+  static T WidenBf16(const uint16_t* p) {
+    const __m512i idx = _mm512_set_epi16(15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0,
+                                         7, 0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
+    const __m512i h = _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    return _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(0xAAAAAAAAu, idx, h));
+  }
+  static void StoreBf16(uint16_t* p, T v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), ToBf16(v));
+  }
+  static void StoreBf16Split(uint16_t* p0, uint16_t* p1, T v0, T v1) {
+    StoreBf16(p0, v0);
+    StoreBf16(p1, v1);
+  }
+  static void StoreBf16x2(uint16_t* p, T v0, T v1) { StoreBf16Pair(p, v0, v1); }
+};
+
 }  // namespace
 }  // namespace conv16b_internal
 }  // namespace synops
