@@ -41,7 +41,9 @@ inline __m512 LoadBf16(const uint16_t* p, __mmask16 mask) {
 
 }  // namespace
 
-void StridedDepthwiseRowAvx512(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<Avx512F32>(args); }
+void StridedDepthwiseRowAvx512(const GemmRowF32Args& args) {
+  x86_f32::DepthwiseRow<Avx512F32>(args);
+}
 
 void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); }
 

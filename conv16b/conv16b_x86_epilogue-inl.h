@@ -1,6 +1,7 @@
 // The AVX-512 pieces of the output epilogue shared by the x86 kernel files
-// (each compiled with at least AVX-512 F/BW/VL/DQ): SPEC rounding to BF16 and
-// the activations that are a few FP32 operations.
+// (each compiled with at least AVX-512 F/BW/VL/DQ): SPEC rounding to BF16,
+// the activations that are a few FP32 operations, and the 16-lane vector
+// traits of conv16b_x86_f32-inl.h's templates (Avx512F32).
 #ifndef SYNOPS_CONV16B_CONV16B_X86_EPILOGUE_INL_H_
 #define SYNOPS_CONV16B_CONV16B_X86_EPILOGUE_INL_H_
 

@@ -4,7 +4,9 @@
 // exact, and so is the product of two of them (8 + 8 significant bits), so
 // multiply-then-add rounds exactly like FMA: both ISAs give the same bits.
 // Included by conv16b_avx2.cc and conv16b_sse41.cc, each compiled with its
-// own -m flags.
+// own -m flags; the AVX-512 files instantiate only the depthwise row, on
+// 16 lanes (Avx512F32 of conv16b_x86_epilogue-inl.h: the strided BF16
+// depthwise).
 #ifndef SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
 #define SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
 
