@@ -3,23 +3,25 @@
 // geometry:
 //
 // x86_64:
-//   1. avx512bf16::nhwc_depthwise_strided  depthwise, BF16 NHWC source, strideX > 1,
+//   1. avx512bf16::nhwc_depthwise_dot  depthwise, BF16 NHWC source, >= 32 channels,
+//                                      a CPU without AMX (full-rate vdpbf16ps)
+//   2. avx512bf16::nhwc_depthwise_strided  depthwise, BF16 NHWC source, strideX > 1,
 //                                          >= 32 channels, taps <= 4 x strides
-//   2. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
-//   3. avx512::nhwc_depthwise_strided  as 1
-//   4. avx512::nhwc_depthwise      depthwise
-//   5. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
-//   6. sse41::nhwc_depthwise       depthwise (FP32)
-//   7. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
-//   8. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
-//   9. amx_bf16::nhwc_im2row       the other non-depthwise geometries
-//  10. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
-//  11. avx512bf16::nhwc_gemm       any geometry
-//  12. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
-//  13. avx512::nhwc_gemm           any geometry
-//  14. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
-//  15. sse41::nhwc_gemm            any geometry (FP32)
-//  16. ref::direct                 any geometry
+//   3. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
+//   4. avx512::nhwc_depthwise_strided  as 2
+//   5. avx512::nhwc_depthwise      depthwise
+//   6. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
+//   7. sse41::nhwc_depthwise       depthwise (FP32)
+//   8. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
+//   9. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
+//  10. amx_bf16::nhwc_im2row       the other non-depthwise geometries
+//  11. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
+//  12. avx512bf16::nhwc_gemm       any geometry
+//  13. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
+//  14. avx512::nhwc_gemm           any geometry
+//  15. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
+//  16. sse41::nhwc_gemm            any geometry (FP32)
+//  17. ref::direct                 any geometry
 // aarch64:
 //   1. neon::nhwc_depthwise        depthwise
 //   2. neon_bf16::nhwc_gemm        any geometry (BFDOT)
@@ -36,6 +38,7 @@
 #include "conv16b/conv16b_drivers.h"
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_kernels.h"
+#include "core/cpu.h"
 
 namespace synops {
 namespace conv16b_internal {
@@ -57,6 +60,22 @@ bool StridedBf16Depthwise(const Geometry& g) {
   const ConvParams& p = g.p;
   return IsDepthwise(g) && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
          p.strideX > 1 && p.srcC >= 32 && p.kernelY * p.kernelX <= 4 * p.strideY * p.strideX;
+}
+
+// Where the AVX512-BF16 depthwise multiplies the BF16 source in place by
+// vdpbf16ps (DotDepthwiseRowAvx512Bf16, every stride): a BF16 NHWC source
+// with at least two vectors of channels, on a CPU where vdpbf16ps runs at
+// the FMA rate. CPUs with AMX run it at half that rate (Sapphire Rapids:
+// `Peak/avx512bf16/vdpbf16ps` 112 against `Peak/avx512/fma` 217 GFLOP/s;
+// oneDNN's brdgmm draws the same line). Measured on an AMD Zen 5 core
+// (conv16b_bench, one run, medians of 5 interleaved, GFLOP/s
+// nhwc_depthwise -> this): 3x3 32ch 112x112 46 -> 58, 7x7 256ch 14x14 70
+// -> 96, 3x3 144ch 56x56 46 -> 63, 3x3 512ch 14x14 34 -> 58, 3x3 s2 96ch
+// 112x112 29 (nhwc_depthwise_strided 48) -> 53.
+bool DotBf16Depthwise(const Geometry& g) {
+  const ConvParams& p = g.p;
+  return IsDepthwise(g) && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
+         p.srcC >= 32 && !GetCpuFeatures().amx_bf16;
 }
 
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
@@ -93,6 +112,9 @@ std::unique_ptr<Algorithm> AmxIm2Row(const Geometry& g) { return MakeAmxIm2Row(g
 std::vector<AlgorithmSpec> SelectionList() {
   return {
 #if defined(__x86_64__)
+      {"avx512bf16::nhwc_depthwise_dot", Isa::kAvx512Bf16, DotBf16Depthwise,
+       Make<MakeNhwcDepthwiseInPlace, DotDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
+            PlanarRowToF32Avx2, RoundRowF32Avx2>},
       {"avx512bf16::nhwc_depthwise_strided", Isa::kAvx512Bf16, StridedBf16Depthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
             PlanarRowToF32Avx2, RoundRowF32Avx2>},

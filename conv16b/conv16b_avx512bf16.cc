@@ -62,6 +62,22 @@ struct Avx512Bf16F32 : Avx512F32 {
   }
 };
 
+// Avx512Bf16F32 multiplying BF16 sources by vdpbf16ps (HasBf16Dot):
+// vpmovzxwd puts each BF16 value in the low half of a 32-bit lane, the
+// weight (BF16-exact FP32) shifted there too, so each lane's pair product
+// is x * w + 0 * 0 (exact) added to the sum in one rounding, like FMA; one
+// load-and-extend per source vector where widening takes a load and a
+// shuffle. vdpbf16ps treats denormal inputs and results as zero (SPEC §4's
+// absolute term covers the products; the bias is added after it).
+struct Avx512Bf16Dot : Avx512Bf16F32 {
+  static constexpr bool kBf16Dot = true;
+  static T DotWeight(T w) { return _mm512_castsi512_ps(_mm512_srli_epi32(_mm512_castps_si512(w), 16)); }
+  static T MulAddBf16(const uint16_t* p, T w, T acc) {
+    const __m512i x = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    return _mm512_dpbf16_ps(acc, (__m512bh)x, (__m512bh)_mm512_castps_si512(w));
+  }
+};
+
 // One pixel run of an AMX block or a GEMM row: sums[i * ld + j] -> dst
 // NHWC, nx pixels from `base` (element index of channel c0), nc <= 32
 // channels.
@@ -252,6 +268,10 @@ void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, con
 
 void StridedDepthwiseRowAvx512Bf16(const GemmRowF32Args& args) {
   x86_f32::DepthwiseRow<Avx512Bf16F32>(args);
+}
+
+void DotDepthwiseRowAvx512Bf16(const GemmRowF32Args& args) {
+  x86_f32::DepthwiseRow<Avx512Bf16Dot>(args);
 }
 
 void GemmRowAvx512Bf16(const GemmRowArgs& args) { x86_gemm::GemmRow<Bf16Dot>(args); }

@@ -45,6 +45,11 @@ std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
                                                 StoreRowFn store, PlanarRowToF32Fn planar,
                                                 RoundRowF32Fn round);
+// The same, a BF16 NHWC source read in place at every stride (for a row
+// that multiplies BF16 sources without widening them).
+std::unique_ptr<Algorithm> MakeNhwcDepthwiseInPlace(const Geometry& g, GemmRowF32Fn row,
+                                                    StoreRowFn store, PlanarRowToF32Fn planar,
+                                                    RoundRowF32Fn round);
 
 // ---- conv16b_depthwise.cc: nhwc_depthwise (the padded copy and a row
 // microkernel, NEON) and, on x86, the FP32-ring depthwise.

@@ -93,11 +93,14 @@ class NhwcGemm : public PackedGemm {
 // taps there, and widening the rows first costs their FP32 writes and
 // reloads. It reads the source in place (DirectRow: only the pixels at a
 // row's ends read zero-padded copies of their columns); rows too narrow
-// for that keep the FP32 ring.
+// for that keep the FP32 ring. With `in_place` (a row that multiplies BF16
+// sources without widening them, Avx512Bf16Dot) every BF16 NHWC
+// depthwise reads the source this way, stride 1 included, and a row too
+// narrow for a middle segment reads one zero-padded copy of all its columns.
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
-              RoundRowF32Fn round, bool depthwise)
+              RoundRowF32Fn round, bool depthwise, bool in_place = false)
       : Algorithm(g),
         row_(row),
         store_(store),
@@ -110,9 +113,10 @@ class NhwcGemmF32 : public Algorithm {
     cpad_ = RoundUp(p.dstC, 16);
     pw_ = p.srcW + p.padX + p.padW;
     span_ = (p.kernelY - 1) * p.dilationY + 1;
-    row_floats_ = RoundUp(pw_ * p.srcC + kSlack, 16);
+    // in_place: room for a copy of every column and both copies' slack.
+    row_floats_ = RoundUp(pw_ * p.srcC + (in_place ? 2 : 1) * kSlack, 16);
     if (depthwise && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
-        (p.strideX > 1 || p.dilationX > 1)) {
+        (in_place || p.strideX > 1 || p.dilationX > 1)) {
       // Output pixels [xl_, xr_) read only columns inside the source row, and
       // their last vector's channels past srcC (up to cpad_) stay inside it too.
       const size_t reach = (p.kernelX - 1) * p.dilationX;  // a window's last column - its first
@@ -125,9 +129,10 @@ class NhwcGemmF32 : public Algorithm {
       // one or two pixels has too few accumulators to cover the FMA latency.
       if (xl_ > 0) xl_ = std::max(xl_, kEdgePixels);
       if (xr_ < p.dstW) xr_ = std::min(xr_, p.dstW > kEdgePixels ? p.dstW - kEdgePixels : 0);
+      if (in_place && xl_ >= xr_) xl_ = xr_ = p.dstW;  // the whole row from the left copy
       left_cols_ = xl_ > 0 ? (xl_ - 1) * p.strideX + reach + 1 : 0;
       right_cols_ = xr_ < p.dstW ? (p.dstW - 1 - xr_) * p.strideX + reach + 1 : 0;
-      direct_ = xl_ < xr_ && p.kernelY <= kMaxDirectRows &&
+      direct_ = (xl_ < xr_ || in_place) && p.kernelY <= kMaxDirectRows &&
                 (left_cols_ + right_cols_) * p.srcC + 2 * kSlack <= row_floats_;
     }
   }
@@ -211,7 +216,7 @@ class NhwcGemmF32 : public Algorithm {
           a.offset = 0;
           a.weight = packed_.data();
           fused.channel_base = 0;
-          DirectRow(src, n, top, ring, fuse ? &fused : nullptr,
+          DirectRow(src, n, top, ring, tag.data(), fuse ? &fused : nullptr,
                     dst + (n * p.dstH + oy) * p.dstW * p.dstC * es, es, sums, &a);
           const size_t done = fuse ? fused.channels : 0;
           if (done < p.dstC) store_(geo_, e, sums + done, cpad_, n, oy, done, p.dstC - done, dst);
@@ -295,10 +300,11 @@ class NhwcGemmF32 : public Algorithm {
   // One depthwise output row of a direct_ convolution: the pixels
   // [xl_, xr_) read the BF16 source rows in place; the few at either end
   // read zero-padded copies of the columns they cover (in the second half
-  // of ring slot ky), and rows outside the image read the zero row (the
-  // first half of slot 0).
-  void DirectRow(const uint8_t* src, size_t n, ptrdiff_t top, float* ring, FusedStoreArgs* fused,
-                 uint8_t* row_dst, size_t es, float* sums, GemmRowF32Args* a) const {
+  // of ring slot y mod span_, made once per source row y: tag[slot] == y),
+  // and rows outside the image read the zero row (the first half of slot 0).
+  void DirectRow(const uint8_t* src, size_t n, ptrdiff_t top, float* ring, ptrdiff_t* tag,
+                 FusedStoreArgs* fused, uint8_t* row_dst, size_t es, float* sums,
+                 GemmRowF32Args* a) const {
     const ConvParams& p = geo_.p;
     const uint16_t* zero = reinterpret_cast<const uint16_t*>(ring);
     const uint16_t* image = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
@@ -313,11 +319,20 @@ class NhwcGemmF32 : public Algorithm {
       }
       const uint16_t* row = image + static_cast<size_t>(y) * p.srcW * p.srcC;
       mid[ky] = row + (xl_ * p.strideX - p.padX) * p.srcC;
-      uint16_t* edge = reinterpret_cast<uint16_t*>(ring + ky * row_floats_) + row_floats_;
+      const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
+      const size_t slot = static_cast<size_t>(((y % span) + span) % span);
+      uint16_t* edge = reinterpret_cast<uint16_t*>(ring + slot * row_floats_) + row_floats_;
+      uint16_t* edge_right = edge + left_cols_ * p.srcC + kSlack;
+      left[ky] = edge;
+      right[ky] = edge_right;
+      if (tag[slot] == y) continue;
+      tag[slot] = y;
       // Columns [col0, col0 + cols) of the row to out, zero outside it.
       const auto copy = [&](ptrdiff_t col0, size_t cols, uint16_t* out) {
         const ptrdiff_t end = col0 + static_cast<ptrdiff_t>(cols);
-        const ptrdiff_t in0 = std::max<ptrdiff_t>(col0, 0);
+        // in0 <= end: with a large stride (or a whole row copied) the
+        // columns can lie entirely in the left padding.
+        const ptrdiff_t in0 = std::min(std::max<ptrdiff_t>(col0, 0), end);
         const ptrdiff_t in1 = std::max(in0, std::min<ptrdiff_t>(end, p.srcW));
         const size_t skip = static_cast<size_t>(in0 - col0) * p.srcC;
         const size_t count = static_cast<size_t>(in1 - in0) * p.srcC;
@@ -327,10 +342,7 @@ class NhwcGemmF32 : public Algorithm {
       };
       const ptrdiff_t pad = static_cast<ptrdiff_t>(p.padX);
       copy(-pad, left_cols_, edge);
-      left[ky] = edge;
-      uint16_t* edge_right = edge + left_cols_ * p.srcC + kSlack;
       copy(static_cast<ptrdiff_t>(xr_ * p.strideX) - pad, right_cols_, edge_right);
-      right[ky] = edge_right;
     }
     const auto run = [&](size_t x0, size_t x1, const uint16_t* const* rows) {
       if (x0 >= x1) return;
@@ -366,6 +378,12 @@ std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn 
                                                 StoreRowFn store, PlanarRowToF32Fn planar,
                                                 RoundRowF32Fn round) {
   return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, true);
+}
+
+std::unique_ptr<Algorithm> MakeNhwcDepthwiseInPlace(const Geometry& g, GemmRowF32Fn row,
+                                                    StoreRowFn store, PlanarRowToF32Fn planar,
+                                                    RoundRowF32Fn round) {
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, true, true);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store) {

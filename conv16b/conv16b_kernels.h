@@ -245,6 +245,9 @@ void DepthwiseRowF32Avx512Bf16(const DepthwiseF32Args& a, const Geometry& g, con
                                size_t n, size_t oy, uint8_t* dst);
 // conv16b_avx512bf16.cc: the same, rounding with vcvtneps2bf16.
 void StridedDepthwiseRowAvx512Bf16(const GemmRowF32Args& args);
+// conv16b_avx512bf16.cc: the same, the BF16 source rows multiplied by
+// vdpbf16ps (zero-extended pairs) instead of widened for FMA.
+void DotDepthwiseRowAvx512Bf16(const GemmRowF32Args& args);
 // conv16b_avx512bf16.cc: vdpbf16ps.
 void GemmRowAvx512Bf16(const GemmRowArgs& args);
 // conv16b_avx512bf16.cc: StoreRowAvx512 with BF16 pairs of vectors rounded

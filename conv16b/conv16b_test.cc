@@ -258,6 +258,18 @@ std::vector<Case> Grid() {
   add(1, Params(48, 4, 40, 48, 3, 3, 2, 1, 0, 48));
   add(1, Params(40, 7, 50, 40, 4, 4, 3, 1, 1, 40));
   add(1, Params(32, 6, 12, 32, 3, 3, 2, 1, 1, 32));
+  // nhwc_depthwise_dot (BF16 in place at every stride): stride 1 with 33
+  // channels (a pair of vectors and a single one, 15 read past a pixel),
+  // 64 channels over 14 pixels (too narrow for a middle segment: the whole
+  // row from one padded copy), and stride 4 over a 1-pixel row whose
+  // window lies in the left padding (the copied columns end before the
+  // image).
+  add(1, Params(33, 5, 30, 33, 3, 3, 1, 1, 1, 33));
+  add(2, Params(64, 6, 14, 64, 3, 3, 1, 1, 1, 64));
+  ConvParams wide_stride = Params(32, 5, 1, 32, 3, 3, 4, 1, 0, 32);
+  wide_stride.padX = 5;
+  conv16b_check::SetOutputSize(&wide_stride);
+  add(1, wide_stride);
   ConvParams asym = Params(7, 10, 12, 10, 3, 4);
   asym.padY = 2;
   asym.padX = 0;
