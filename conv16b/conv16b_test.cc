@@ -445,13 +445,18 @@ TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
 }
 
 // Size choices follow the detected caches (DepthwiseF32's bands of output
-// rows): with a tiny L2 (bands of one row) and a huge one (one band) every
-// algorithm gives the same bits, and they match the oracle.
+// rows, the FP32 GEMM's merged 1x1 rows): with a tiny L2 (bands of one row),
+// 64 KiB (1x1 128->100 over 6x5: weights beyond half of it, 3 rows merged)
+// and a huge one (one band, nothing merged) every algorithm gives the same
+// bits, and they match the oracle.
 TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
   std::mt19937 rng(11);
+  ConvParams nchw_1x1 = Params(128, 6, 5, 100, 1, 1);
+  nchw_1x1.srcF = nchw_1x1.dstF = TensorFormat::kNchw;
   for (const ConvParams& p : {Params(40, 9, 13, 40, 3, 3, 2, 1, 1, 40),  // depthwise s2
                               Params(24, 7, 10, 24, 5, 5, 1, 1, 2, 24),  // depthwise 5x5
-                              Params(32, 6, 9, 48, 3, 3, 1, 1, 1)}) {
+                              Params(32, 6, 9, 48, 3, 3, 1, 1, 1), Params(128, 6, 5, 100, 1, 1),
+                              nchw_1x1}) {
     Problem pr;
     pr.batch = 2;
     pr.p = p;
@@ -461,7 +466,7 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     ASSERT_TRUE(geometry.ok());
     if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) continue;
     std::vector<std::vector<float>> got;
-    for (size_t l2 : {size_t{4} << 10, size_t{1} << 30}) {
+    for (size_t l2 : {size_t{4} << 10, size_t{64} << 10, size_t{1} << 30}) {
       const CacheSizes sizes = {size_t{32} << 10, l2, size_t{8} << 20};
       SetCacheSizesForTesting(&sizes);
       auto out = conv16b_check::Run(pr, GetParam());
@@ -470,6 +475,7 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
       got.push_back(*out);
     }
     EXPECT_FALSE(testing::CompareBitExact(got[0], got[1])) << conv16b_check::ProblemString(pr);
+    EXPECT_FALSE(testing::CompareBitExact(got[0], got[2])) << conv16b_check::ProblemString(pr);
     if (auto m = conv16b_check::CompareToOracle(got[0], conv16b_check::ComputeOracle(pr))) {
       FAIL() << conv16b_check::ProblemString(pr) << ": " << m->ToString();
     }
