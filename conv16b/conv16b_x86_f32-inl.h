@@ -381,8 +381,9 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
 // DepthwiseTile over BF16 rows for the BF16 dot product (AVX512-BF16, 32
 // registers): M pixels x two vectors of channels, 2 * M accumulators, each
 // tap's two weight vectors loaded once for the M pixels; an odd last
-// vector of channels through DepthwiseTile.
-template <class V, class Sink, int M>
+// vector of channels through DepthwiseTile. KX: kernel_x known at compile
+// time (3: the kx loop unrolled, 3-10% on the 3x3 layers on Zen 5), 0: any.
+template <class V, class Sink, int M, int KX = 0>
 void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   constexpr size_t kL = V::kLanes;
@@ -402,7 +403,9 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
     const float* w = a.weight + c;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       const uint16_t* s = (ky < 16 ? src[ky] : a.rows16[ky] + x0 * ps) + c;
-      for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
+      const size_t kernel_x = KX > 0 ? KX : a.kernel_x;
+#pragma GCC unroll 3
+      for (size_t kx = 0; kx < kernel_x; ++kx, w += channels, s += a.kx_stride) {
         const T w0 = TapWeight<V>(V::Load(w)), w1 = TapWeight<V>(V::Load(w + kL));
         // Pixel m at b[m / 3] + (m % 3) * psb bytes: base + index * {1, 2}
         // addresses from a few registers (16 offsets spilled otherwise).
@@ -503,6 +506,16 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
                                                  DepthwiseTileBf16x2<V, Sink, 6>,
                                                  DepthwiseTileBf16x2<V, Sink, 7>,
                                                  DepthwiseTileBf16x2<V, Sink, 8>};
+    static const DepthwiseTileFn kTiles16x2k3[] = {nullptr,
+                                                 DepthwiseTileBf16x2<V, Sink, 1, 3>,
+                                                 DepthwiseTileBf16x2<V, Sink, 2, 3>,
+                                                 DepthwiseTileBf16x2<V, Sink, 3, 3>,
+                                                 DepthwiseTileBf16x2<V, Sink, 4, 3>,
+                                                 DepthwiseTileBf16x2<V, Sink, 5, 3>,
+                                                 DepthwiseTileBf16x2<V, Sink, 6, 3>,
+                                                 DepthwiseTileBf16x2<V, Sink, 7, 3>,
+                                                 DepthwiseTileBf16x2<V, Sink, 8, 3>};
+    if (a.kernel_x == 3) return DepthwiseTiles<8>(a, kTiles16x2k3, c0, c1);
     return DepthwiseTiles<8>(a, kTiles16x2, c0, c1);
   }
   if (a.rows16 != nullptr) {
