@@ -476,6 +476,12 @@ constexpr auto SlideTiles(std::index_sequence<kIs...>) {
   return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1>...};
 }
 
+template <class V, class Sink, int KX, size_t... kIs>
+constexpr auto Bf16x2Tiles(std::index_sequence<kIs...>) {
+  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr,
+                                                         DepthwiseTileBf16x2<V, Sink, kIs + 1, KX>...};
+}
+
 // Channels [c0, c1) of a depthwise row in tiles of at most M pixels,
 // balanced.
 template <int M>
@@ -496,27 +502,12 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   // compiler takes a weight or two from memory; 6 accumulators: 0.75x the
   // speed with AVX2, 0.9x with SSE4.1); 3x3 with 10 or 12 spilled in the
   // epilogue (0.75x).
-  if (a.rows16 != nullptr && HasBf16Dot<V>::value) {
-    static const DepthwiseTileFn kTiles16x2[] = {nullptr,
-                                                 DepthwiseTileBf16x2<V, Sink, 1>,
-                                                 DepthwiseTileBf16x2<V, Sink, 2>,
-                                                 DepthwiseTileBf16x2<V, Sink, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 4>,
-                                                 DepthwiseTileBf16x2<V, Sink, 5>,
-                                                 DepthwiseTileBf16x2<V, Sink, 6>,
-                                                 DepthwiseTileBf16x2<V, Sink, 7>,
-                                                 DepthwiseTileBf16x2<V, Sink, 8>};
-    static const DepthwiseTileFn kTiles16x2k3[] = {nullptr,
-                                                 DepthwiseTileBf16x2<V, Sink, 1, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 2, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 3, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 4, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 5, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 6, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 7, 3>,
-                                                 DepthwiseTileBf16x2<V, Sink, 8, 3>};
-    if (a.kernel_x == 3) return DepthwiseTiles<8>(a, kTiles16x2k3, c0, c1);
-    return DepthwiseTiles<8>(a, kTiles16x2, c0, c1);
+  if constexpr (HasBf16Dot<V>::value) {  // instantiated for those traits only
+    if (a.rows16 != nullptr) {
+      static constexpr auto kAny = Bf16x2Tiles<V, Sink, 0>(std::make_index_sequence<8>());
+      static constexpr auto k3 = Bf16x2Tiles<V, Sink, 3>(std::make_index_sequence<8>());
+      return DepthwiseTiles<8>(a, a.kernel_x == 3 ? k3.data() : kAny.data(), c0, c1);
+    }
   }
   if (a.rows16 != nullptr) {
     static const DepthwiseTileFn kTiles16[] = {nullptr,
