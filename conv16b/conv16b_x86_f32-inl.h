@@ -381,9 +381,8 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
 // DepthwiseTile over BF16 rows for the BF16 dot product (AVX512-BF16, 32
 // registers): M pixels x two vectors of channels, 2 * M accumulators, each
 // tap's two weight vectors loaded once for the M pixels; an odd last
-// vector of channels through DepthwiseTile. KX: kernel_x known at compile
-// time (3: the kx loop unrolled, 3-10% on the 3x3 layers on Zen 5), 0: any.
-template <class V, class Sink, int M, int KX = 0>
+// vector of channels through DepthwiseTile.
+template <class V, class Sink, int M>
 void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   constexpr size_t kL = V::kLanes;
@@ -403,9 +402,7 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
     const float* w = a.weight + c;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       const uint16_t* s = (ky < 16 ? src[ky] : a.rows16[ky] + x0 * ps) + c;
-      const size_t kernel_x = KX > 0 ? KX : a.kernel_x;
-#pragma GCC unroll 3
-      for (size_t kx = 0; kx < kernel_x; ++kx, w += channels, s += a.kx_stride) {
+      for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
         const T w0 = TapWeight<V>(V::Load(w)), w1 = TapWeight<V>(V::Load(w + kL));
         // Pixel m at b[m / 3] + (m % 3) * psb bytes: base + index * {1, 2}
         // addresses from a few registers (16 offsets spilled otherwise).
@@ -476,10 +473,9 @@ constexpr auto SlideTiles(std::index_sequence<kIs...>) {
   return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1>...};
 }
 
-template <class V, class Sink, int KX, size_t... kIs>
+template <class V, class Sink, size_t... kIs>
 constexpr auto Bf16x2Tiles(std::index_sequence<kIs...>) {
-  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr,
-                                                         DepthwiseTileBf16x2<V, Sink, kIs + 1, KX>...};
+  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseTileBf16x2<V, Sink, kIs + 1>...};
 }
 
 // Channels [c0, c1) of a depthwise row in tiles of at most M pixels,
@@ -502,11 +498,14 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   // compiler takes a weight or two from memory; 6 accumulators: 0.75x the
   // speed with AVX2, 0.9x with SSE4.1); 3x3 with 10 or 12 spilled in the
   // epilogue (0.75x).
-  if constexpr (HasBf16Dot<V>::value) {  // instantiated for those traits only
+  // The BF16 dot tiles, instantiated for those traits only. (A second set
+  // with kernel_x = 3 unrolled at compile time was 3-10% faster on three
+  // 3x3 layers on Zen 5, but doubled this file's sanitizer build, already
+  // the longest of CI: not kept.)
+  if constexpr (HasBf16Dot<V>::value) {
     if (a.rows16 != nullptr) {
-      static constexpr auto kAny = Bf16x2Tiles<V, Sink, 0>(std::make_index_sequence<8>());
-      static constexpr auto k3 = Bf16x2Tiles<V, Sink, 3>(std::make_index_sequence<8>());
-      return DepthwiseTiles<8>(a, a.kernel_x == 3 ? k3.data() : kAny.data(), c0, c1);
+      static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
+      return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
     }
   }
   if (a.rows16 != nullptr) {
