@@ -377,7 +377,9 @@ class NhwcGemmF32 : public Algorithm {
         continue;
       }
       const uint16_t* row = image + static_cast<size_t>(y) * p.srcW * p.srcC;
-      mid[ky] = row + (xl_ * p.strideX - p.padX) * p.srcC;
+      // Only a middle segment has xl_ * strideX >= padX (a whole row read
+      // from the left copy can end before the padding does).
+      mid[ky] = xl_ < xr_ ? row + (xl_ * p.strideX - p.padX) * p.srcC : zero;
       const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
       const size_t slot = static_cast<size_t>(((y % span) + span) % span);
       uint16_t* edge = reinterpret_cast<uint16_t*>(ring + slot * row_floats_) + row_floats_;
