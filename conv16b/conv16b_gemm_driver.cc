@@ -390,16 +390,18 @@ class NhwcGemmF32 : public Algorithm {
       tag[slot] = y;
       // Columns [col0, col0 + cols) of the row to out, zero outside it.
       const auto copy = [&](ptrdiff_t col0, size_t cols, uint16_t* out) {
-        const ptrdiff_t end = col0 + static_cast<ptrdiff_t>(cols);
-        // in0 <= end: with a large stride (or a whole row copied) the
-        // columns can lie entirely in the left padding.
-        const ptrdiff_t in0 = std::min(std::max<ptrdiff_t>(col0, 0), end);
-        const ptrdiff_t in1 = std::max(in0, std::min<ptrdiff_t>(end, p.srcW));
-        const size_t skip = static_cast<size_t>(in0 - col0) * p.srcC;
-        const size_t count = static_cast<size_t>(in1 - in0) * p.srcC;
-        std::fill(out, out + skip, uint16_t{0});
-        std::memcpy(out + skip, row + static_cast<size_t>(in0) * p.srcC, count * sizeof(uint16_t));
-        std::fill(out + skip + count, out + cols * p.srcC + kSlack, uint16_t{0});
+        // The image columns [lo, hi) of it, possibly none: with a large
+        // stride (or a whole row copied) the columns can lie entirely in
+        // the left padding, and no pointer is formed outside the row.
+        const ptrdiff_t lo = std::max<ptrdiff_t>(col0, 0);
+        const ptrdiff_t hi = std::min<ptrdiff_t>(col0 + static_cast<ptrdiff_t>(cols), p.srcW);
+        const size_t lead = std::min(static_cast<size_t>(lo - col0), cols) * p.srcC;
+        const size_t count = hi > lo ? static_cast<size_t>(hi - lo) * p.srcC : 0;
+        std::fill(out, out + lead, uint16_t{0});
+        if (count > 0) {
+          std::memcpy(out + lead, row + static_cast<size_t>(lo) * p.srcC, count * sizeof(uint16_t));
+        }
+        std::fill(out + lead + count, out + cols * p.srcC + kSlack, uint16_t{0});
       };
       const ptrdiff_t pad = static_cast<ptrdiff_t>(p.padX);
       copy(-pad, left_cols_, edge);
