@@ -265,6 +265,13 @@ std::vector<Case> Grid() {
   // window lies in the left padding (the copied columns end before the
   // image).
   add(1, Params(33, 5, 30, 33, 3, 3, 1, 1, 1, 33));
+  // Edge copies too wide for the ring slot (the FP32 ring instead, whose
+  // weights a dot row must not shift): 34 channels, 1x2 dilation 3, left
+  // padding 3 over 18 columns (found by the fuzzer).
+  ConvParams ring_fallback = Params(34, 1, 18, 34, 1, 2, 1, 3, 0, 34);
+  ring_fallback.padX = 3;
+  conv16b_check::SetOutputSize(&ring_fallback);
+  add(1, ring_fallback);
   add(2, Params(64, 6, 14, 64, 3, 3, 1, 1, 1, 64));
   ConvParams wide_stride = Params(32, 5, 1, 32, 3, 3, 4, 1, 0, 32);
   wide_stride.padX = 5;

@@ -319,9 +319,9 @@ struct HasBf16Dot : std::false_type {};
 template <class V>
 struct HasBf16Dot<V, std::void_t<decltype(V::kBf16Dot)>> : std::true_type {};
 
-template <class V>
+template <class V, class Src = uint16_t>
 inline typename V::T TapWeight(typename V::T w) {
-  if constexpr (HasBf16Dot<V>::value) {
+  if constexpr (HasBf16Dot<V>::value && std::is_same_v<Src, uint16_t>) {
     return V::DotWeight(w);
   } else {
     return w;
@@ -369,7 +369,8 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       const Src* s = (ky < 16 ? src[ky] : rows[ky] + x0 * a.pixel_stride) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
-        const T wv = TapWeight<V>(V::Load(w));
+        // The FP32 rows (the ring a dot row falls back to) take the weight as it is.
+        const T wv = TapWeight<V, Src>(V::Load(w));
 #pragma GCC unroll 8
         for (int m = 0; m < M; ++m) acc[m] = MulAddSource<V>(s + m * a.pixel_stride, wv, acc[m]);
       }
