@@ -64,19 +64,27 @@ class PackedGemm : public Algorithm {
  protected:
   const uint16_t* GroupWeights(size_t gr) const { return packed_.data() + gr * group_packed_; }
 
-  // Every output row and group of batch item n, one GEMM row each:
-  // set_src(oy, gr) points a.src at the row's source, `row` fills a.out
-  // with its sums and `store` writes them to dst.
+  // Every output row and group of batch item n, one GEMM row call per
+  // `merge` output rows and group: set_src(oy, gr) points a.src at output
+  // row oy's source, `row` fills a.out with the sums of a.width = merge *
+  // dstW pixels (merge > 1 only where the rows' sources follow each other
+  // at the pixel stride: 1x1, stride 1, no padding) and `store` writes each
+  // row to dst.
   template <class SetSrc>
   void RunRows(size_t n, GemmRowArgs& a, GemmRowFn row, StoreRowFn store, const Epilogue& e,
-               uint8_t* dst, SetSrc set_src) const {
+               uint8_t* dst, SetSrc set_src, size_t merge = 1) const {
     const ConvParams& p = geo_.p;
-    for (size_t oy = 0; oy < p.dstH; ++oy) {
+    const size_t ld = a.nblocks * 16;
+    for (size_t oy = 0; oy < p.dstH; oy += merge) {
+      const size_t count = merge < p.dstH - oy ? merge : p.dstH - oy;
+      a.width = count * p.dstW;
       for (size_t gr = 0; gr < p.group; ++gr) {
         set_src(oy, gr);
         a.weight = GroupWeights(gr);
         row(a);
-        store(geo_, e, a.out, a.nblocks * 16, n, oy, gr * geo_.ocg, geo_.ocg, dst);
+        for (size_t r = 0; r < count; ++r) {
+          store(geo_, e, a.out + r * p.dstW * ld, ld, n, oy + r, gr * geo_.ocg, geo_.ocg, dst);
+        }
       }
     }
   }
