@@ -103,7 +103,7 @@ CpuFeatures Detect() { return CpuFeatures(); }
 
 // CPUID's deterministic cache parameters (leaf 4 on Intel, 0x8000001D on
 // AMD and Hygon: the same layout), subleaf by subleaf until type 0.
-CacheSizes DetectCaches() {
+CacheSizes DeterministicCaches() {
   CacheSizes c;
   const Regs vendor = Cpuid(0, 0);
   // "AuthenticAMD" / "HygonGenuine": ebx "Auth" / "Hygo".
@@ -129,6 +129,22 @@ CacheSizes DetectCaches() {
     if (level == 1) c.l1d = bytes;
     if (level == 2) c.l2 = bytes;
     if (level == 3) c.l3 = bytes;
+  }
+  return c;
+}
+
+// DeterministicCaches, with the extended leaves' L1d and L2 where it found
+// none (an AMD EPYC guest answered 0x8000001D with type 0 at subleaf 0 and
+// 0x80000005/6 with 48 KiB and 1 MiB).
+CacheSizes DetectCaches() {
+  CacheSizes c = DeterministicCaches();
+  if ((c.l1d == 0 || c.l2 == 0) && Cpuid(0x80000000u, 0).eax >= 0x80000006u) {
+    const Regs vendor = Cpuid(0, 0);
+    const bool amd = vendor.ebx == 0x68747541u || vendor.ebx == 0x6F677948u;
+    const CacheSizes e =
+        CacheSizesFromExtendedLeaves(Cpuid(0x80000005u, 0).ecx, Cpuid(0x80000006u, 0).ecx, amd);
+    if (c.l1d == 0) c.l1d = e.l1d;
+    if (c.l2 == 0) c.l2 = e.l2;
   }
   return c;
 }
@@ -178,6 +194,13 @@ const CacheSizes& DetectedCaches() {
 std::atomic<const CacheSizes*> g_cache_override{nullptr};
 
 }  // namespace
+
+CacheSizes CacheSizesFromExtendedLeaves(uint32_t ecx5, uint32_t ecx6, bool amd) {
+  CacheSizes c;
+  if (amd) c.l1d = static_cast<size_t>(ecx5 >> 24) << 10;
+  c.l2 = static_cast<size_t>(ecx6 >> 16) << 10;
+  return c;
+}
 
 CacheSizes GetCacheSizes() {
   const CacheSizes* o = g_cache_override.load(std::memory_order_acquire);

@@ -3,6 +3,7 @@
 #define SYNOPS_CORE_CPU_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace synops {
@@ -41,10 +42,17 @@ struct CacheSizes {
   size_t l3 = 0;  // 0: none
 };
 
-// Detected once: CPUID leaf 4 (Intel) or 0x8000001D (AMD) on x86, sysfs
-// (/sys/devices/system/cpu/cpu0/cache) elsewhere; a level not found takes
-// kDefaultCacheSizes' value. Or the sizes set by SetCacheSizesForTesting.
+// Detected once: CPUID leaf 4 (Intel) or 0x8000001D (AMD) on x86, where a
+// hypervisor leaves those empty the extended leaves 0x80000005/6
+// (CacheSizesFromExtendedLeaves), sysfs (/sys/devices/system/cpu/cpu0/cache)
+// elsewhere; a level not found takes kDefaultCacheSizes' value. Or the sizes
+// set by SetCacheSizesForTesting.
 CacheSizes GetCacheSizes();
+// The L1d and L2 sizes of CPUID 0x80000005 ECX[31:24] (KiB, AMD only;
+// reserved on Intel) and 0x80000006 ECX[31:16] (KiB); zero where a field is
+// zero. The L3 field of 0x80000006 is not used: on an EPYC guest it reported
+// the whole package (508 MiB), not the core's share.
+CacheSizes CacheSizesFromExtendedLeaves(uint32_t ecx5, uint32_t ecx6, bool amd);
 inline constexpr CacheSizes kDefaultCacheSizes = {size_t{32} << 10, size_t{1} << 20,
                                                   size_t{8} << 20};
 // Tests: makes GetCacheSizes return `sizes` (nullptr: the detected sizes again).
