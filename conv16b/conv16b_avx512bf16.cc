@@ -64,14 +64,13 @@ struct Avx512Bf16F32 : Avx512F32 {
 
 // Avx512Bf16F32 multiplying BF16 sources by vdpbf16ps (HasBf16Dot):
 // vpmovzxwd puts each BF16 value in the low half of a 32-bit lane, the
-// weight (BF16-exact FP32) shifted there too, so each lane's pair product
-// is x * w + 0 * 0 (exact) added to the sum in one rounding, like FMA; one
-// load-and-extend per source vector where widening takes a load and a
-// shuffle. vdpbf16ps treats denormal inputs and results as zero (SPEC §4's
-// absolute term covers the products; the bias is added after it).
+// weight is stored there too (GemmRowF32Args::rows16), so each lane's pair
+// product is x * w + 0 * 0 (exact) added to the sum in one rounding, like
+// FMA; one load-and-extend per source vector where widening takes a load
+// and a shuffle. vdpbf16ps treats denormal inputs and results as zero (SPEC
+// §4's absolute term covers the products; the bias is added after it).
 struct Avx512Bf16Dot : Avx512Bf16F32 {
   static constexpr bool kBf16Dot = true;
-  static T DotWeight(T w) { return _mm512_castsi512_ps(_mm512_srli_epi32(_mm512_castps_si512(w), 16)); }
   static T MulAddBf16(const uint16_t* p, T w, T acc) {
     const __m512i x = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     return _mm512_dpbf16_ps(acc, (__m512bh)x, (__m512bh)_mm512_castps_si512(w));

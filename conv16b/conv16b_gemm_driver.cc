@@ -116,7 +116,9 @@ class NhwcGemm : public PackedGemm {
 // for that keep the FP32 ring. With `in_place` (a row that multiplies BF16
 // sources without widening them, Avx512Bf16Dot) every BF16 NHWC
 // depthwise reads the source this way, stride 1 included, and a row too
-// narrow for a middle segment reads one zero-padded copy of all its columns.
+// narrow for a middle segment reads one zero-padded copy of all its columns;
+// those rows take the weights as BF16 values in the low half of each 32-bit
+// lane (dot_), the FP32 ring's as FP32 (packed_).
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
@@ -126,7 +128,8 @@ class NhwcGemmF32 : public Algorithm {
         store_(store),
         planar_(planar),
         round_(round),
-        depthwise_(depthwise) {
+        depthwise_(depthwise),
+        in_place_(in_place) {
     const ConvParams& p = g.p;
     nblocks_ = (g.ocg + 15) / 16;
     block_ = p.kernelY * p.kernelX * g.icg * 16;
@@ -171,7 +174,7 @@ class NhwcGemmF32 : public Algorithm {
     }
   }
 
-  size_t WeightBytes() const override { return packed_.size() * sizeof(float); }
+  size_t WeightBytes() const override { return (packed_.size() + dot_.size()) * sizeof(float); }
 
   void SetWeights(const float* weight) override {
     const ConvParams& p = geo_.p;
@@ -183,6 +186,17 @@ class NhwcGemmF32 : public Algorithm {
       for (size_t ky = 0; ky < p.kernelY; ++ky)
         for (size_t kx = 0; kx < p.kernelX; ++kx)
           for (size_t c = 0; c < p.dstC; ++c) packed_[(ky * p.kernelX + kx) * cpad_ + c] = at(c, 0, ky, kx);
+      if (in_place_) {
+        // The dot row's weights: each BF16 value in the low half of its
+        // 32-bit lane, where vdpbf16ps pairs it with a zero-extended source.
+        dot_.assign(packed_.size(), 0.0f);
+        for (size_t i = 0; i < packed_.size(); ++i) {
+          uint32_t bits;
+          std::memcpy(&bits, &packed_[i], sizeof(bits));
+          bits >>= 16;
+          std::memcpy(&dot_[i], &bits, sizeof(bits));
+        }
+      }
       return;
     }
     packed_.assign(p.group * nblocks_ * block_, 0.0f);
@@ -256,7 +270,7 @@ class NhwcGemmF32 : public Algorithm {
         const ptrdiff_t top = static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
         if (direct_) {
           a.offset = 0;
-          a.weight = packed_.data();
+          a.weight = in_place_ ? dot_.data() : packed_.data();
           fused.channel_base = 0;
           DirectRow(src, n, top, ring, tag.data(), fuse ? &fused : nullptr,
                     dst + (n * p.dstH + oy) * p.dstW * p.dstC * es, es, sums, &a);
@@ -443,11 +457,12 @@ class NhwcGemmF32 : public Algorithm {
   StoreRowFn store_;
   PlanarRowToF32Fn planar_;
   RoundRowF32Fn round_;
-  bool depthwise_, direct_ = false;
+  bool depthwise_, in_place_, direct_ = false;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   size_t merge_ = 1;  // output rows per row call (1x1 convolutions only)
   AlignedVector<float> packed_;
+  AlignedVector<float> dot_;  // in_place_: packed_'s BF16 bits in the low halves
 };
 
 }  // namespace

@@ -59,7 +59,9 @@ struct GemmRowF32Args {
   // of `rows`: BF16 rows with the same element layout (pixel_stride,
   // kx_stride), widened as each tap loads them; rows16[ky] is the first
   // window column of the call's pixel 0 (in the source itself or in a
-  // zero-padded copy of a row's end).
+  // zero-padded copy of a row's end). A row that multiplies them without
+  // widening (a BF16 dot product) takes `weight` as BF16 values in the low
+  // half of each 32-bit lane instead of FP32.
   const uint16_t* const* rows16 = nullptr;
   size_t offset, pixel_stride, kx_stride;  // elements
   size_t kernel_y, kernel_x, channels;

@@ -311,25 +311,16 @@ __attribute__((always_inline)) inline void StorePixels(const Sink& sink, size_t 
 }
 
 // Traits with a BF16 dot product (V::kBf16Dot: Avx512Bf16Dot) multiply a
-// BF16 source vector without widening it to FP32 first: the weights go
-// through V::DotWeight once per tap, each source vector through
-// V::MulAddBf16. The others widen the source and use FMA.
+// BF16 source vector without widening it to FP32 first (V::MulAddBf16, the
+// weights of GemmRowF32Args::rows16 rows as BF16 in the low half of each
+// lane). The others widen the source and use FMA.
 template <class V, class = void>
 struct HasBf16Dot : std::false_type {};
 template <class V>
 struct HasBf16Dot<V, std::void_t<decltype(V::kBf16Dot)>> : std::true_type {};
 
-template <class V, class Src = uint16_t>
-inline typename V::T TapWeight(typename V::T w) {
-  if constexpr (HasBf16Dot<V>::value && std::is_same_v<Src, uint16_t>) {
-    return V::DotWeight(w);
-  } else {
-    return w;
-  }
-}
-
 // acc + (a source vector: FP32 ring rows as they are, BF16 rows widened)
-// * w, w from TapWeight.
+// * w.
 template <class V>
 inline typename V::T MulAddSource(const float* p, typename V::T w, typename V::T acc) {
   return V::MulAdd(V::LoadU(p), w, acc);
@@ -347,6 +338,22 @@ inline const uint16_t* const* SourceRows(const GemmRowF32Args& a, const uint16_t
   return a.rows16;
 }
 
+// A depthwise tile's source rows at its pixel x0: the first 16 kernel rows'
+// pointers kept in `first`, the others (taller kernels) made per use by
+// TileRow.
+template <class Src>
+struct TileRows {
+  const Src* const* rows;
+  size_t offset;  // x0 * pixel_stride
+  const Src* first[16];
+
+  TileRows(const Src* const* r, size_t kernel_y, size_t x0, size_t pixel_stride)
+      : rows(r), offset(x0 * pixel_stride) {
+    for (size_t ky = 0; ky < kernel_y && ky < 16; ++ky) first[ky] = rows[ky] + offset;
+  }
+  const Src* Row(size_t ky) const { return ky < 16 ? first[ky] : rows[ky] + offset; }
+};
+
 // Depthwise: M pixels x every channel, one vector of channels at a time;
 // each tap's weights are loaded once for the M pixels. Taps in (ky, kx)
 // order like the reference (a product of BF16 values is exact, so FMA
@@ -357,9 +364,8 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   const size_t channels = a.channels;
   const Sink sink(a);
-  const Src* const* rows = SourceRows(a, static_cast<const Src*>(nullptr));
-  const Src* src[16];
-  for (size_t ky = 0; ky < a.kernel_y && ky < 16; ++ky) src[ky] = rows[ky] + x0 * a.pixel_stride;
+  const TileRows<Src> src(SourceRows(a, static_cast<const Src*>(nullptr)), a.kernel_y, x0,
+                          a.pixel_stride);
   for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
     const T init = sink.Init(c);
@@ -367,10 +373,9 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
     for (int m = 0; m < M; ++m) acc[m] = init;
     const float* w = a.weight + c;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-      const Src* s = (ky < 16 ? src[ky] : rows[ky] + x0 * a.pixel_stride) + c;
+      const Src* s = src.Row(ky) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
-        // The FP32 rows (the ring a dot row falls back to) take the weight as it is.
-        const T wv = TapWeight<V, Src>(V::Load(w));
+        const T wv = V::Load(w);
 #pragma GCC unroll 8
         for (int m = 0; m < M; ++m) acc[m] = MulAddSource<V>(s + m * a.pixel_stride, wv, acc[m]);
       }
@@ -389,8 +394,7 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
   constexpr size_t kL = V::kLanes;
   const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
   const Sink sink(a);
-  const uint16_t* src[16];
-  for (size_t ky = 0; ky < a.kernel_y && ky < 16; ++ky) src[ky] = a.rows16[ky] + x0 * ps;
+  const TileRows<uint16_t> src(a.rows16, a.kernel_y, x0, ps);
   size_t c = c0;
   for (; c + 2 * kL <= c1; c += 2 * kL) {
     T acc0[M], acc1[M];
@@ -402,9 +406,9 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
     }
     const float* w = a.weight + c;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-      const uint16_t* s = (ky < 16 ? src[ky] : a.rows16[ky] + x0 * ps) + c;
+      const uint16_t* s = src.Row(ky) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
-        const T w0 = TapWeight<V>(V::Load(w)), w1 = TapWeight<V>(V::Load(w + kL));
+        const T w0 = V::Load(w), w1 = V::Load(w + kL);
         // Pixel m at b[m / 3] + (m % 3) * psb bytes: base + index * {1, 2}
         // addresses from a few registers (16 offsets spilled otherwise).
         const char* b[(M + 2) / 3];
