@@ -21,6 +21,20 @@ namespace synops {
 namespace conv16b_internal {
 namespace {
 
+// A 1x1 stride-1 convolution without padding: its output rows' sources
+// follow each other at the pixel stride (and NHWC dst rows too), so
+// several output rows can run as one row call (NhwcGemm, NhwcGemmF32).
+bool RowsMergeable(const ConvParams& p) {
+  return p.kernelY == 1 && p.kernelX == 1 && p.strideY == 1 && p.strideX == 1 && p.padY == 0 &&
+         p.padX == 0 && p.padH == 0 && p.padW == 0;
+}
+
+// Merged rows of `row_bytes` each (source and sums) that fit a quarter of
+// the detected L2, at least one.
+size_t RowsInQuarterL2(size_t row_bytes) {
+  return std::max<size_t>(1, GetCacheSizes().l2 / 4 / row_bytes);
+}
+
 class NhwcGemm : public PackedGemm {
  public:
   NhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store)
@@ -38,11 +52,9 @@ class NhwcGemm : public PackedGemm {
     // 12-pixel tiles with 24 accumulators instead of 7 + 7 with 14) and
     // the weights are streamed through once per merged row, with the sums
     // in at most a quarter of the detected L2.
-    if (p.kernelY == 1 && p.kernelX == 1 && p.strideY == 1 && p.strideX == 1 && p.padY == 0 &&
-        p.padX == 0 && p.padH == 0 && p.padW == 0 && p.dstW < kMergedWidth) {
-      const size_t row_bytes = p.dstW * nblocks_ * 16 * sizeof(float);
-      const size_t fit = std::max<size_t>(1, GetCacheSizes().l2 / 4 / row_bytes);
-      merge_ = std::min({(kMergedWidth + p.dstW - 1) / p.dstW, fit, p.dstH});
+    if (RowsMergeable(p) && p.dstW < kMergedWidth) {
+      merge_ = std::min({(kMergedWidth + p.dstW - 1) / p.dstW,
+                         RowsInQuarterL2(p.dstW * nblocks_ * 16 * sizeof(float)), p.dstH});
     }
   }
 
@@ -166,11 +178,9 @@ class NhwcGemmF32 : public Algorithm {
     // MiB L2, alternating runs): 1x1 512->512 14x14 1.13-1.17 -> 1.05-1.09
     // ms, 1024->256 1.14-1.17 -> 1.02-1.05.
     const size_t weight_bytes = p.group * nblocks_ * block_ * sizeof(float);
-    const size_t l2 = GetCacheSizes().l2;
-    if (!depthwise && p.kernelY == 1 && p.kernelX == 1 && p.strideY == 1 && p.strideX == 1 &&
-        p.padY == 0 && p.padX == 0 && p.padH == 0 && p.padW == 0 && weight_bytes > l2 / 2) {
-      const size_t row_bytes = (p.srcW * p.srcC + p.dstW * nblocks_ * 16) * sizeof(float);
-      merge_ = std::max<size_t>(1, std::min<size_t>(p.dstH, l2 / 4 / row_bytes));
+    if (!depthwise && RowsMergeable(p) && weight_bytes > GetCacheSizes().l2 / 2) {
+      merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
+                                                sizeof(float)));
     }
   }
 

@@ -101,15 +101,17 @@ CpuFeatures Detect() { return CpuFeatures(); }
 
 #if defined(__x86_64__)
 
+// "AuthenticAMD" / "HygonGenuine": ebx "Auth" / "Hygo".
+bool AmdCacheLeaves(const Regs& vendor) {
+  return vendor.ebx == 0x68747541u || vendor.ebx == 0x6F677948u;
+}
+
 // CPUID's deterministic cache parameters (leaf 4 on Intel, 0x8000001D on
 // AMD and Hygon: the same layout), subleaf by subleaf until type 0.
-CacheSizes DeterministicCaches() {
+CacheSizes DeterministicCaches(const Regs& vendor) {
   CacheSizes c;
-  const Regs vendor = Cpuid(0, 0);
-  // "AuthenticAMD" / "HygonGenuine": ebx "Auth" / "Hygo".
-  const bool amd = vendor.ebx == 0x68747541u || vendor.ebx == 0x6F677948u;
   unsigned leaf = 4;
-  if (amd) {
+  if (AmdCacheLeaves(vendor)) {
     if (Cpuid(0x80000000u, 0).eax < 0x8000001Du) return c;
     leaf = 0x8000001Du;
   } else if (vendor.eax < 4) {
@@ -137,12 +139,11 @@ CacheSizes DeterministicCaches() {
 // none (an AMD EPYC guest answered 0x8000001D with type 0 at subleaf 0 and
 // 0x80000005/6 with 48 KiB and 1 MiB).
 CacheSizes DetectCaches() {
-  CacheSizes c = DeterministicCaches();
+  const Regs vendor = Cpuid(0, 0);
+  CacheSizes c = DeterministicCaches(vendor);
   if ((c.l1d == 0 || c.l2 == 0) && Cpuid(0x80000000u, 0).eax >= 0x80000006u) {
-    const Regs vendor = Cpuid(0, 0);
-    const bool amd = vendor.ebx == 0x68747541u || vendor.ebx == 0x6F677948u;
-    const CacheSizes e =
-        CacheSizesFromExtendedLeaves(Cpuid(0x80000005u, 0).ecx, Cpuid(0x80000006u, 0).ecx, amd);
+    const CacheSizes e = CacheSizesFromExtendedLeaves(
+        Cpuid(0x80000005u, 0).ecx, Cpuid(0x80000006u, 0).ecx, AmdCacheLeaves(vendor));
     if (c.l1d == 0) c.l1d = e.l1d;
     if (c.l2 == 0) c.l2 = e.l2;
   }
