@@ -170,15 +170,16 @@ class NhwcGemmF32 : public Algorithm {
       direct_ = (xl_ < xr_ || in_place) && p.kernelY <= kMaxDirectRows &&
                 (left_cols_ + right_cols_) * p.srcC + 2 * kSlack <= row_floats_;
     }
-    // A 1x1 stride-1 convolution without padding whose packed weights do
-    // not fit half the L2 (the GEMM reads every weight block once per row
-    // call): merge_ output rows per call, as one row of merge_ * dstW
-    // pixels (contiguous in the source and in NHWC dst), with the merged
-    // source rows and sums in a quarter of the L2. AVX2 on a Zen 5 core (1
-    // MiB L2, alternating runs): 1x1 512->512 14x14 1.13-1.17 -> 1.05-1.09
-    // ms, 1024->256 1.14-1.17 -> 1.02-1.05.
-    const size_t weight_bytes = p.group * nblocks_ * block_ * sizeof(float);
-    if (!depthwise && RowsMergeable(p) && weight_bytes > GetCacheSizes().l2 / 2) {
+    // A 1x1 stride-1 convolution without padding: merge_ output rows per
+    // call, as one row of merge_ * dstW pixels (contiguous in the source
+    // and in NHWC dst), with the merged source rows and sums in a quarter
+    // of the L2. Each weight block is read once per row call and the tiles
+    // of a longer row are full width more often (56 pixels: six of 6 and
+    // four of 5; 168: 28 of 6). AVX2 on a Zen 5 core (1 MiB L2, alternating
+    // runs): 1x1 512->512 14x14 1.13-1.17 -> 1.05-1.09 ms, 1024->256
+    // 1.14-1.17 -> 1.02-1.05; best of 6 alternations, 256->64 56x56 1.05
+    // -> 1.01 ms (3 rows), 64->256 1.09 -> 1.05, 256->256 4.03 -> 3.98 (2 rows).
+    if (!depthwise && RowsMergeable(p)) {
       merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
                                                 sizeof(float)));
     }

@@ -453,9 +453,9 @@ TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
 
 // Size choices follow the detected caches (DepthwiseF32's bands of output
 // rows, the FP32 GEMM's merged 1x1 rows): with a tiny L2 (bands of one row),
-// 64 KiB (1x1 128->100 over 6x5: weights beyond half of it, 3 rows merged)
-// and a huge one (one band, nothing merged) every algorithm gives the same
-// bits, and they match the oracle.
+// 64 KiB (1x1 128->100 over 6x5: 3 rows merged) and a huge one (one band,
+// all 6 rows merged) every algorithm gives the same bits, and they match the
+// oracle.
 TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
   std::mt19937 rng(11);
   ConvParams nchw_1x1 = Params(128, 6, 5, 100, 1, 1);
