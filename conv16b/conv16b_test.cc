@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -409,6 +410,58 @@ TEST_P(Conv16bAlgorithm, IntegersExact) {
       pr.p.activation = acts[turn++ % 5];
       conv16b_check::FillRandom(&pr, true, &rng);
       Check(pr, true, "integers");
+    }
+  }
+}
+
+// An infinite source pixel reaches only the outputs whose windows hold it:
+// every other output is the exact integer sum ref::direct gives, so no
+// padding lane, im2row row tail or copy past a run multiplies it by a zero
+// weight (0 * Inf = NaN). Inside its windows the sums are +-Inf or NaN as
+// ref's (every NaN alike).
+TEST_P(Conv16bAlgorithm, InfiniteSourceStaysInItsWindows) {
+  std::mt19937 rng(13);
+  for (const ConvParams& shape :
+       {Params(3, 9, 11, 20, 3, 3, 2, 1, 1), Params(3, 12, 13, 16, 7, 7, 2, 1, 3),
+        Params(16, 6, 9, 20, 3, 3, 1, 1, 1), Params(5, 6, 9, 20, 1, 1),
+        Params(24, 6, 9, 24, 3, 3, 1, 1, 1, 24), Params(40, 7, 12, 40, 3, 3, 2, 1, 1, 40)}) {
+    for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
+      Problem pr;
+      pr.p = shape;
+      pr.p.srcF = pr.p.dstF = f;
+      pr.p.srcT = DataType::k16b;
+      pr.p.dstT = DataType::k32f;
+      pr.p.activation = Activation::kIdentity;
+      conv16b_check::FillRandom(&pr, true, &rng);
+      uint16_t* src = reinterpret_cast<uint16_t*>(pr.src.data());
+      // Three whole pixels (every channel) +Inf: the element after a
+      // window's run in a row is the next pixel's first channel.
+      const ConvParams& q = pr.p;
+      for (const auto& [y, x] : {std::pair<size_t, size_t>{1, 2}, {q.srcH / 2, q.srcW / 2},
+                                 {q.srcH - 2, q.srcW - 3}}) {
+        for (size_t c = 0; c < q.srcC; ++c) {
+          src[f == TensorFormat::kNhwc ? (y * q.srcW + x) * q.srcC + c
+                                       : (c * q.srcH + y) * q.srcW + x] = 0x7F80;
+        }
+      }
+      auto geometry = conv16b_internal::Validate(pr.batch, pr.p);
+      ASSERT_TRUE(geometry.ok());
+      if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) continue;
+      ++checked_;
+      auto got = conv16b_check::Run(pr, GetParam());
+      auto ref = conv16b_check::Run(pr, "ref::direct");
+      ASSERT_TRUE(got.ok() && ref.ok());
+      ASSERT_EQ(got->size(), ref->size());
+      size_t infinite = 0;
+      for (size_t i = 0; i < ref->size(); ++i) {
+        const float g = (*got)[i], r = (*ref)[i];
+        infinite += std::isfinite(r) ? 0 : 1;
+        const bool same = std::isnan(r) ? std::isnan(g) : std::memcmp(&g, &r, sizeof(g)) == 0;
+        ASSERT_TRUE(same) << conv16b_check::ProblemString(pr) << ": output " << i << " is " << g
+                          << ", ref::direct " << r;
+      }
+      EXPECT_GT(infinite, 0u);
+      EXPECT_LT(infinite, ref->size());
     }
   }
 }
