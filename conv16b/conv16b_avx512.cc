@@ -49,37 +49,83 @@ void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); 
 
 namespace {
 
-// Im2RowAvx512 with the pieces in locals (kMaxPieces > 0: a compile-time
-// bound the compiler unrolls; 0: any count).
+// One im2row row from the pieces (masked loads: nothing read or written
+// outside the row and the source window); kMaxPieces > 0: kp == 32 and a
+// compile-time bound the compiler unrolls; 0: any count.
 template <size_t kMaxPieces>
+inline void PiecesRow(const Im2RowArgs& a, const uint16_t* origin, uint16_t* row) {
+  if (kMaxPieces != 0) {
+    __m512i v = _mm512_setzero_si512();
+    for (size_t j = 0; j < kMaxPieces; ++j) {
+      if (j < a.npieces) v = _mm512_mask_loadu_epi16(v, a.mask[j], origin + a.offset[j]);
+    }
+    _mm512_store_si512(row, v);
+    return;
+  }
+  size_t j = 0;
+  for (size_t c = 0; c < a.kp / 32; ++c) {
+    __m512i v = _mm512_setzero_si512();
+    // Masked lanes are not accessed, so a piece may start before its
+    // source run: lane L of the load reads origin + offset + L.
+    for (; j < a.npieces && a.chunk[j] == c; ++j) {
+      v = _mm512_mask_loadu_epi16(v, a.mask[j], origin + a.offset[j]);
+    }
+    _mm512_store_si512(row + 32 * c, v);
+  }
+}
+
+// One im2row row from the segments (Im2RowArgs::seg_width == kWidth, at
+// most kMaxSegments of them, copied to locals by the caller: a store
+// through the row may alias Im2RowArgs): a plain load and store of kWidth
+// elements per segment, in row order, then zeros from k to kp; each
+// store's elements past its segment are overwritten by the next store,
+// the last ones by the next pixel's row.
+constexpr size_t kMaxSegments = 8;
+template <size_t kWidth>
+inline void SegmentsRow(const ptrdiff_t* offset, const size_t* pos, size_t nseg, size_t k,
+                        size_t kp, const uint16_t* origin, uint16_t* row) {
+#pragma GCC unroll 8
+  for (size_t j = 0; j < kMaxSegments; ++j) {
+    if (j >= nseg) break;
+    if (kWidth == 16) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + pos[j]),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(origin + offset[j])));
+    } else {
+      _mm512_storeu_si512(row + pos[j], _mm512_loadu_si512(origin + offset[j]));
+    }
+  }
+  // kp - k < 32: one or two stores (a loop here became a memset call).
+  if (kWidth == 16) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + k), _mm256_setzero_si256());
+    if (k + 16 < kp) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + k + 16), _mm256_setzero_si256());
+    }
+  } else if (k < kp) {
+    _mm512_storeu_si512(row + k, _mm512_setzero_si512());
+  }
+}
+
+// Rows [p0, p0 + npix): all but the last through SegmentsRow<kWidth>
+// (kWidth 0: none), the last through PiecesRow<kMaxPieces>.
+template <size_t kWidth, size_t kMaxPieces>
 void Im2Row(const Im2RowArgs& a) {
-  const size_t kp = a.kp, chunks = a.kp / 32, npieces = a.npieces, dst_w = a.dst_w;
+  const size_t kp = a.kp, dst_w = a.dst_w;
   const size_t step_x = a.stride_x * a.cp, step_y = a.stride_y * a.pw * a.cp;
-  const size_t* const chunk = a.chunk;
-  const ptrdiff_t* const offset = a.offset;
-  const uint32_t* const mask = a.mask;
   size_t oy = a.p0 / dst_w, ox = a.p0 % dst_w;
   const uint16_t* origin = a.src + oy * step_y + ox * step_x;
   uint16_t* row = a.out;
-  for (size_t i = 0; i < a.npix; ++i, row += kp) {
-    if (kMaxPieces != 0) {
-      // One chunk (kp == 32).
-      __m512i v = _mm512_setzero_si512();
-      for (size_t j = 0; j < kMaxPieces; ++j) {
-        if (j < npieces) v = _mm512_mask_loadu_epi16(v, mask[j], origin + offset[j]);
-      }
-      _mm512_store_si512(row, v);
+  ptrdiff_t seg_offset[kMaxSegments];
+  size_t seg_pos[kMaxSegments];
+  const size_t nseg = a.nseg, k = a.k, npix = a.npix;
+  for (size_t j = 0; j < nseg && j < kMaxSegments; ++j) {
+    seg_offset[j] = a.seg_offset[j];
+    seg_pos[j] = a.seg_pos[j];
+  }
+  for (size_t i = 0; i < npix; ++i, row += kp) {
+    if (kWidth != 0 && i + 1 < npix) {
+      SegmentsRow<kWidth>(seg_offset, seg_pos, nseg, k, kp, origin, row);
     } else {
-      size_t j = 0;
-      for (size_t c = 0; c < chunks; ++c) {
-        __m512i v = _mm512_setzero_si512();
-        // Masked lanes are not accessed, so a piece may start before its
-        // source run: lane L of the load reads origin + offset + L.
-        for (; j < npieces && chunk[j] == c; ++j) {
-          v = _mm512_mask_loadu_epi16(v, mask[j], origin + offset[j]);
-        }
-        _mm512_store_si512(row + 32 * c, v);
-      }
+      PiecesRow<kMaxPieces>(a, origin, row);
     }
     origin += step_x;
     if (++ox == dst_w) {
@@ -93,9 +139,14 @@ void Im2Row(const Im2RowArgs& a) {
 }  // namespace
 
 void Im2RowAvx512(const Im2RowArgs& a) {
-  if (a.kp == 32 && a.npieces <= 4) return Im2Row<4>(a);
-  if (a.kp == 32 && a.npieces <= 8) return Im2Row<8>(a);
-  Im2Row<0>(a);
+  const bool one_chunk = a.kp == 32 && a.npieces <= 4;
+  if (a.nseg <= kMaxSegments && a.seg_width == 16) {
+    return one_chunk ? Im2Row<16, 4>(a) : Im2Row<16, 0>(a);
+  }
+  if (a.nseg <= kMaxSegments && a.seg_width == 32) return Im2Row<32, 0>(a);
+  if (one_chunk) return Im2Row<0, 4>(a);
+  if (a.kp == 32 && a.npieces <= 8) return Im2Row<0, 8>(a);
+  Im2Row<0, 0>(a);
 }
 
 

@@ -33,11 +33,15 @@ class Im2RowGather {
     // 1 and a pixel is exactly the group's channels.
     const bool runs = p.dilationX == 1 && p.group == 1;
     size_t pos = 0;  // of the segment in the im2row row
+    size_t max_len = 0;
     for (size_t ky = 0; ky < p.kernelY; ++ky) {
       for (size_t kx = 0; kx < p.kernelX; ++kx) {
         if (runs && kx > 0) break;
         const size_t offset = (ky * p.dilationY * pad_.pw + kx * p.dilationX) * pad_.cp;
         const size_t len = runs ? p.kernelX * g.icg : g.icg;
+        seg_offset_.push_back(static_cast<ptrdiff_t>(offset));
+        seg_pos_.push_back(pos);
+        max_len = std::max(max_len, len);
         // Split the segment [pos, pos + len) at 32-element chunk borders.
         for (size_t at = pos; at < pos + len;) {
           const size_t c = at / 32, end = std::min(pos + len, (c + 1) * 32);
@@ -51,6 +55,8 @@ class Im2RowGather {
         pos += len;
       }
     }
+    k_ = pos;
+    seg_width_ = max_len <= 16 ? 16 : max_len <= 32 ? 32 : 0;
     std::stable_sort(pieces_.begin(), pieces_.end(),
                      [](const Piece& x, const Piece& y) { return x.chunk < y.chunk; });
     for (const Piece& piece : pieces_) {
@@ -75,13 +81,18 @@ class Im2RowGather {
     im.mask = mask_.data();
     im.npieces = chunk_.size();
     im.kp = kp_;
+    im.seg_offset = seg_offset_.data();
+    im.seg_pos = seg_pos_.data();
+    im.nseg = seg_pos_.size();
+    im.k = k_;
+    im.seg_width = seg_width_;
     im.out = out;
     return im;
   }
 
  private:
   const PaddedSource& pad_;
-  size_t kp_;
+  size_t kp_, k_, seg_width_;
   struct Piece {
     size_t chunk;
     ptrdiff_t offset;
@@ -91,6 +102,8 @@ class Im2RowGather {
   std::vector<size_t> chunk_;
   std::vector<ptrdiff_t> offset_;
   std::vector<uint32_t> mask_;
+  std::vector<ptrdiff_t> seg_offset_;
+  std::vector<size_t> seg_pos_;
 };
 
 // AMX for input-channel groups that are not whole 32-channel chunks (the

@@ -127,7 +127,14 @@ struct AmxImageArgs {
 // kp a multiple of 32), is built 32 elements at a time; piece j puts lanes
 // `mask[j]` of chunk `chunk[j]` from origin + offset[j] + lane, where origin
 // = src + (oy * stride_y * pw + ox * stride_x) * cp. Lanes no piece covers
-// are zero. Pieces are sorted by chunk.
+// are zero. Pieces are sorted by chunk. The same row as segments, when
+// each is at most seg_width (16 or 32; 0: not used) elements: segment j is
+// the elements [seg_pos[j], next segment's) of the row, from origin +
+// seg_offset[j], and the elements [k, kp) are zero; all rows but a call's
+// last are built from whole seg_width-element loads and stores, so they read
+// up to seg_width - 1 elements past a window's run (inside the image or
+// the 64 bytes after it) and write up to seg_width - 1 past their row (the
+// next row, built later).
 struct Im2RowArgs {
   const uint16_t* src;
   size_t pw, cp, stride_y, stride_x, dst_w;
@@ -135,6 +142,9 @@ struct Im2RowArgs {
   const ptrdiff_t* offset;
   const uint32_t* mask;
   size_t npieces, kp;
+  const ptrdiff_t* seg_offset;
+  const size_t* seg_pos;
+  size_t nseg, k, seg_width;
   size_t p0, npix;
   uint16_t* out;
 };
