@@ -71,9 +71,14 @@ struct Avx512Bf16F32 : Avx512F32 {
 // §4's absolute term covers the products; the bias is added after it).
 struct Avx512Bf16Dot : Avx512Bf16F32 {
   static constexpr bool kBf16Dot = true;
-  static T MulAddBf16(const uint16_t* p, T w, T acc) {
-    const __m512i x = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-    return _mm512_dpbf16_ps(acc, (__m512bh)x, (__m512bh)_mm512_castps_si512(w));
+  static T MulAddBf16(const uint16_t* p, T w, T acc) { return DotLanes(LoadLanes(p), w, acc); }
+  // MulAddBf16 in two steps, for a source vector that feeds several taps.
+  static T LoadLanes(const uint16_t* p) {
+    return _mm512_castsi512_ps(
+        _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
+  }
+  static T DotLanes(T x, T w, T acc) {
+    return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_castps_si512(x), (__m512bh)_mm512_castps_si512(w));
   }
 };
 

@@ -428,6 +428,60 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
   if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
 }
 
+// DepthwiseTileBf16x2 for stride 1, dilation 1 and K = kernel_x columns:
+// each source vector pair of a kernel row is zero-extended once and feeds
+// the up to K pixels whose window covers it (M + K - 1 instead of M * K
+// per kernel row), with the 2K weight vectors in registers (2M + 2K + 2 of
+// the 32). Pixel m adds its taps in (ky, kx) order.
+template <class V, class Sink, int K, int M>
+void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
+  using T = typename V::T;
+  constexpr size_t kL = V::kLanes;
+  const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
+  const Sink sink(a);
+  const TileRows<uint16_t> src(a.rows16, a.kernel_y, x0, ps);
+  size_t c = c0;
+  for (; c + 2 * kL <= c1; c += 2 * kL) {
+    T acc0[M], acc1[M];
+    const T init0 = sink.Init(c), init1 = sink.Init(c + kL);
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) {
+      acc0[m] = init0;
+      acc1[m] = init1;
+    }
+    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+      const char* b[(M + K + 1) / 3];
+#pragma GCC unroll 4
+      for (int j = 0; j < (M + K + 1) / 3; ++j) {
+        b[j] = reinterpret_cast<const char*>(src.Row(ky) + c + 3 * j * ps);
+      }
+      const float* w = a.weight + ky * K * channels + c;
+      T w0[K], w1[K];
+#pragma GCC unroll 3
+      for (int kx = 0; kx < K; ++kx) {
+        w0[kx] = V::Load(w + kx * channels);
+        w1[kx] = V::Load(w + kx * channels + kL);
+      }
+#pragma GCC unroll 10
+      for (int i = 0; i < M + K - 1; ++i) {
+        const uint16_t* si = reinterpret_cast<const uint16_t*>(b[i / 3] + (i % 3) * psb);
+        const T s0 = V::LoadLanes(si), s1 = V::LoadLanes(si + kL);
+#pragma GCC unroll 3
+        for (int kx = K - 1; kx >= 0; --kx) {
+          const int m = i - kx;
+          if (m >= 0 && m < M) {
+            acc0[m] = V::DotLanes(s0, w0[kx], acc0[m]);
+            acc1[m] = V::DotLanes(s1, w1[kx], acc1[m]);
+          }
+        }
+      }
+    }
+    StorePixels<M>(sink, x0, c, acc0);
+    StorePixels<M>(sink, x0, c + kL, acc1);
+  }
+  if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
+}
+
 // DepthwiseTile for stride 1, dilation 1 and K = kernel_x columns: each
 // source vector of a kernel row is loaded once and feeds the up to K
 // pixels whose window covers it (M + K - 1 loads per kernel row instead
@@ -510,6 +564,19 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   if constexpr (HasBf16Dot<V>::value) {
     if (a.rows16 != nullptr) {
       static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
+      // Stride 1, 3x3 (the most common): sliding tiles for the widest
+      // tiles (7 and 8 pixels); narrower tiles and other kernels load per
+      // tap (a 7x7 sliding tile of 7 pixels, 14 + 14 + 2 registers, ran at a
+      // third of the speed: spilled).
+      if (a.pixel_stride == a.kx_stride && a.kernel_x == 3) {
+        static constexpr auto kSlide3 = [] {
+          auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
+          t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, 7>;
+          t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, 8>;
+          return t;
+        }();
+        return DepthwiseTiles<8>(a, kSlide3.data(), c0, c1);
+      }
       return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
     }
   }
