@@ -414,6 +414,18 @@ TEST_P(Conv16bAlgorithm, IntegersExact) {
   }
 }
 
+// A problem of `shape` in format f, BF16 source, dst type `dst`, no
+// activation (the tensors are left to fill).
+Problem Bf16Source(const ConvParams& shape, TensorFormat f, DataType dst) {
+  Problem pr;
+  pr.p = shape;
+  pr.p.srcF = pr.p.dstF = f;
+  pr.p.srcT = DataType::k16b;
+  pr.p.dstT = dst;
+  pr.p.activation = Activation::kIdentity;
+  return pr;
+}
+
 // An infinite source pixel reaches only the outputs whose windows hold it:
 // every other output is the exact integer sum ref::direct gives, so no
 // padding lane, im2row row tail or copy past a run multiplies it by a zero
@@ -426,12 +438,7 @@ TEST_P(Conv16bAlgorithm, InfiniteSourceStaysInItsWindows) {
         Params(16, 6, 9, 20, 3, 3, 1, 1, 1), Params(5, 6, 9, 20, 1, 1),
         Params(24, 6, 9, 24, 3, 3, 1, 1, 1, 24), Params(40, 7, 12, 40, 3, 3, 2, 1, 1, 40)}) {
     for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
-      Problem pr;
-      pr.p = shape;
-      pr.p.srcF = pr.p.dstF = f;
-      pr.p.srcT = DataType::k16b;
-      pr.p.dstT = DataType::k32f;
-      pr.p.activation = Activation::kIdentity;
+      Problem pr = Bf16Source(shape, f, DataType::k32f);
       conv16b_check::FillRandom(&pr, true, &rng);
       uint16_t* src = reinterpret_cast<uint16_t*>(pr.src.data());
       // Three whole pixels (every channel) +Inf: the element after a
@@ -477,12 +484,7 @@ TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
     for (const ConvParams& shape : {Params(32, 3, 20, 40, 1, 1), Params(64, 4, 5, 24, 3, 3, 1, 1, 1),
                                     Params(12, 4, 9, 12, 3, 3, 1, 1, 1, 12),
                                     Params(40, 5, 40, 40, 3, 3, 2, 1, 1, 40)}) {
-      Problem pr;
-      pr.p = shape;
-      pr.p.srcF = pr.p.dstF = f;
-      pr.p.srcT = DataType::k16b;
-      pr.p.dstT = DataType::k16b;
-      pr.p.activation = Activation::kIdentity;
+      Problem pr = Bf16Source(shape, f, DataType::k16b);
       std::mt19937 rng(5);
       conv16b_check::FillRandom(&pr, false, &rng);
       std::fill(pr.src.begin(), pr.src.end(), uint8_t{0});

@@ -384,17 +384,17 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   }
 }
 
-// DepthwiseTile over BF16 rows for the BF16 dot product (AVX512-BF16, 32
-// registers): M pixels x two vectors of channels, 2 * M accumulators, each
-// tap's two weight vectors loaded once for the M pixels; an odd last
-// vector of channels through DepthwiseTile.
-template <class V, class Sink, int M>
-void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
+// The BF16 dot product tiles (AVX512-BF16, 32 registers) over BF16 rows:
+// M pixels x two vectors of channels, 2 * M accumulators that
+// taps(src, c, acc0, acc1) fills for channels c.. (always inlined, so they
+// stay in registers); an odd last vector of channels through DepthwiseTile.
+template <class V, class Sink, int M, class Taps>
+__attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& a, size_t x0,
+                                                          size_t c0, size_t c1, Taps taps) {
   using T = typename V::T;
   constexpr size_t kL = V::kLanes;
-  const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
   const Sink sink(a);
-  const TileRows<uint16_t> src(a.rows16, a.kernel_y, x0, ps);
+  const TileRows<uint16_t> src(a.rows16, a.kernel_y, x0, a.pixel_stride);
   size_t c = c0;
   for (; c + 2 * kL <= c1; c += 2 * kL) {
     T acc0[M], acc1[M];
@@ -404,6 +404,22 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
       acc0[m] = init0;
       acc1[m] = init1;
     }
+    taps(src, c, acc0, acc1);
+    StorePixels<M>(sink, x0, c, acc0);
+    StorePixels<M>(sink, x0, c + kL, acc1);
+  }
+  if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
+}
+
+// DepthwiseTile for the BF16 dot product: each tap's two weight vectors
+// loaded once for the M pixels.
+template <class V, class Sink, int M>
+void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
+  using T = typename V::T;
+  constexpr size_t kL = V::kLanes;
+  const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
+  Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
+                                                T* acc1) __attribute__((always_inline)) {
     const float* w = a.weight + c;
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       const uint16_t* s = src.Row(ky) + c;
@@ -422,10 +438,7 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
         }
       }
     }
-    StorePixels<M>(sink, x0, c, acc0);
-    StorePixels<M>(sink, x0, c + kL, acc1);
-  }
-  if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
+  });
 }
 
 // DepthwiseTileBf16x2 for stride 1, dilation 1 and K = kernel_x columns:
@@ -438,17 +451,8 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
   using T = typename V::T;
   constexpr size_t kL = V::kLanes;
   const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
-  const Sink sink(a);
-  const TileRows<uint16_t> src(a.rows16, a.kernel_y, x0, ps);
-  size_t c = c0;
-  for (; c + 2 * kL <= c1; c += 2 * kL) {
-    T acc0[M], acc1[M];
-    const T init0 = sink.Init(c), init1 = sink.Init(c + kL);
-#pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) {
-      acc0[m] = init0;
-      acc1[m] = init1;
-    }
+  Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
+                                                T* acc1) __attribute__((always_inline)) {
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       const char* b[(M + K + 1) / 3];
 #pragma GCC unroll 4
@@ -476,10 +480,7 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
         }
       }
     }
-    StorePixels<M>(sink, x0, c, acc0);
-    StorePixels<M>(sink, x0, c + kL, acc1);
-  }
-  if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
+  });
 }
 
 // DepthwiseTile for stride 1, dilation 1 and K = kernel_x columns: each
