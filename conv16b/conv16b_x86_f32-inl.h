@@ -441,23 +441,25 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
   });
 }
 
-// DepthwiseTileBf16x2 for stride 1, dilation 1 and K = kernel_x columns:
+// DepthwiseTileBf16x2 for stride S, dilation 1 and K = kernel_x columns:
 // each source vector pair of a kernel row is zero-extended once and feeds
-// the up to K pixels whose window covers it (M + K - 1 instead of M * K
-// per kernel row), with the 2K weight vectors in registers (2M + 2K + 2 of
+// the pixels whose windows cover it (S * (M - 1) + K instead of M * K per
+// kernel row), with the 2K weight vectors in registers (2M + 2K + 2 of
 // the 32). Pixel m adds its taps in (ky, kx) order.
-template <class V, class Sink, int K, int M>
+template <class V, class Sink, int K, int S, int M>
 void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   constexpr size_t kL = V::kLanes;
-  const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
+  constexpr int kColumns = S * (M - 1) + K;
+  const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
   Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
                                                 T* acc1) __attribute__((always_inline)) {
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-      const char* b[(M + K + 1) / 3];
-#pragma GCC unroll 4
-      for (int j = 0; j < (M + K + 1) / 3; ++j) {
-        b[j] = reinterpret_cast<const char*>(src.Row(ky) + c + 3 * j * ps);
+      // Column i at b[i / 3] + (i % 3) * csb bytes (as in Tile).
+      const char* b[(kColumns + 2) / 3];
+#pragma GCC unroll 6
+      for (int j = 0; j < (kColumns + 2) / 3; ++j) {
+        b[j] = reinterpret_cast<const char*>(src.Row(ky) + c + 3 * j * cs);
       }
       const float* w = a.weight + ky * K * channels + c;
       T w0[K], w1[K];
@@ -466,14 +468,16 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
         w0[kx] = V::Load(w + kx * channels);
         w1[kx] = V::Load(w + kx * channels + kL);
       }
-#pragma GCC unroll 10
-      for (int i = 0; i < M + K - 1; ++i) {
-        const uint16_t* si = reinterpret_cast<const uint16_t*>(b[i / 3] + (i % 3) * psb);
+#pragma GCC unroll 17
+      for (int i = 0; i < kColumns; ++i) {
+        const uint16_t* si = reinterpret_cast<const uint16_t*>(b[i / 3] + (i % 3) * csb);
         const T s0 = V::LoadLanes(si), s1 = V::LoadLanes(si + kL);
+        // Pixel m = (i - kx) / S: the larger kx first, so each pixel's
+        // taps arrive in increasing kx over consecutive i.
 #pragma GCC unroll 3
         for (int kx = K - 1; kx >= 0; --kx) {
-          const int m = i - kx;
-          if (m >= 0 && m < M) {
+          const int m = (i - kx) / S;
+          if (i >= kx && (i - kx) % S == 0 && m < M) {
             acc0[m] = V::DotLanes(s0, w0[kx], acc0[m]);
             acc1[m] = V::DotLanes(s1, w1[kx], acc1[m]);
           }
@@ -565,18 +569,27 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   if constexpr (HasBf16Dot<V>::value) {
     if (a.rows16 != nullptr) {
       static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-      // Stride 1, 3x3 (the most common): sliding tiles for the widest
-      // tiles (7 and 8 pixels); narrower tiles and other kernels load per
-      // tap (a 7x7 sliding tile of 7 pixels, 14 + 14 + 2 registers, ran at a
-      // third of the speed: spilled).
+      // 3x3 (the most common) at stride 1 or 2: sliding tiles for the
+      // widest tiles (7 and 8 pixels); narrower tiles and other kernels
+      // load per tap (a 7x7 sliding tile of 7 pixels, 14 + 14 + 2
+      // registers, ran at a third of the speed: spilled).
       if (a.pixel_stride == a.kx_stride && a.kernel_x == 3) {
         static constexpr auto kSlide3 = [] {
           auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-          t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, 7>;
-          t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, 8>;
+          t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, 1, 7>;
+          t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, 1, 8>;
           return t;
         }();
         return DepthwiseTiles<8>(a, kSlide3.data(), c0, c1);
+      }
+      if (a.pixel_stride == 2 * a.kx_stride && a.kernel_x == 3) {
+        static constexpr auto kSlide3s2 = [] {
+          auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
+          t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 7>;
+          t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 8>;
+          return t;
+        }();
+        return DepthwiseTiles<8>(a, kSlide3s2.data(), c0, c1);
       }
       return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
     }
