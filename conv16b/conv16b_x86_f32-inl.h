@@ -542,6 +542,15 @@ constexpr auto Bf16x2Tiles(std::index_sequence<kIs...>) {
   return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseTileBf16x2<V, Sink, kIs + 1>...};
 }
 
+// Bf16x2Tiles with the 7- and 8-pixel tiles sliding (3x3, stride S).
+template <class V, class Sink, int S>
+constexpr auto Slide3Tiles() {
+  auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
+  t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, S, 7>;
+  t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, S, 8>;
+  return t;
+}
+
 // Channels [c0, c1) of a depthwise row in tiles of at most M pixels,
 // balanced.
 template <int M>
@@ -573,23 +582,13 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
       // widest tiles (7 and 8 pixels); narrower tiles and other kernels
       // load per tap (a 7x7 sliding tile of 7 pixels, 14 + 14 + 2
       // registers, ran at a third of the speed: spilled).
-      if (a.pixel_stride == a.kx_stride && a.kernel_x == 3) {
-        static constexpr auto kSlide3 = [] {
-          auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-          t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, 1, 7>;
-          t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, 1, 8>;
-          return t;
-        }();
-        return DepthwiseTiles<8>(a, kSlide3.data(), c0, c1);
+      if (a.kernel_x == 3 && a.pixel_stride == a.kx_stride) {
+        static constexpr auto kSlide = Slide3Tiles<V, Sink, 1>();
+        return DepthwiseTiles<8>(a, kSlide.data(), c0, c1);
       }
-      if (a.pixel_stride == 2 * a.kx_stride && a.kernel_x == 3) {
-        static constexpr auto kSlide3s2 = [] {
-          auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-          t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 7>;
-          t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 8>;
-          return t;
-        }();
-        return DepthwiseTiles<8>(a, kSlide3s2.data(), c0, c1);
+      if (a.kernel_x == 3 && a.pixel_stride == 2 * a.kx_stride) {
+        static constexpr auto kSlide = Slide3Tiles<V, Sink, 2>();
+        return DepthwiseTiles<8>(a, kSlide.data(), c0, c1);
       }
       return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
     }
