@@ -177,8 +177,9 @@ class NhwcGemmF32 : public Algorithm {
     // of a longer row are full width more often (56 pixels: six of 6 and
     // four of 5; 168: 28 of 6). AVX2 on a Zen 5 core (1 MiB L2, alternating
     // runs): 1x1 512->512 14x14 1.13-1.17 -> 1.05-1.09 ms, 1024->256
-    // 1.14-1.17 -> 1.02-1.05; best of 6 alternations, 256->64 56x56 1.05
-    // -> 1.01 ms (3 rows), 64->256 1.09 -> 1.05, 256->256 4.03 -> 3.98 (2 rows).
+    // 1.14-1.17 -> 1.02-1.05; best of 5 in five alternations, 3 rows
+    // merged: 256->64 56x56 1.02-1.06 -> 1.01-1.02, 64->256 1.06-1.09 ->
+    // 1.03-1.05.
     if (!depthwise && RowsMergeable(p)) {
       merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
                                                 sizeof(float)));
