@@ -186,7 +186,9 @@ class NhwcGemmF32 : public Algorithm {
     }
   }
 
-  size_t WeightBytes() const override { return (packed_.size() + dot_.size()) * sizeof(float); }
+  size_t WeightBytes() const override {
+    return (packed_.size() + dot_.size()) * sizeof(float) + packed16_.size() * sizeof(uint16_t);
+  }
 
   void SetWeights(const float* weight) override {
     const ConvParams& p = geo_.p;
@@ -198,6 +200,11 @@ class NhwcGemmF32 : public Algorithm {
       for (size_t ky = 0; ky < p.kernelY; ++ky)
         for (size_t kx = 0; kx < p.kernelX; ++kx)
           for (size_t c = 0; c < p.dstC; ++c) packed_[(ky * p.kernelX + kx) * cpad_ + c] = at(c, 0, ky, kx);
+      if (direct_) {
+        // The rows that split BF16 source vectors split these the same way.
+        packed16_.resize(packed_.size());
+        for (size_t i = 0; i < packed_.size(); ++i) packed16_[i] = Fp32ToBf16(packed_[i]);
+      }
       if (in_place_) {
         // The dot row's weights: each BF16 value in the low half of its
         // 32-bit lane, where vdpbf16ps pairs it with a zero-extended source.
@@ -283,6 +290,7 @@ class NhwcGemmF32 : public Algorithm {
         if (direct_) {
           a.offset = 0;
           a.weight = in_place_ ? dot_.data() : packed_.data();
+          a.weight16 = packed16_.data();
           fused.channel_base = 0;
           DirectRow(src, n, top, ring, tag.data(), fuse ? &fused : nullptr,
                     dst + (n * p.dstH + oy) * p.dstW * p.dstC * es, es, sums, &a);
@@ -475,6 +483,7 @@ class NhwcGemmF32 : public Algorithm {
   size_t merge_ = 1;  // output rows per row call (1x1 convolutions only)
   AlignedVector<float> packed_;
   AlignedVector<float> dot_;  // in_place_: packed_'s BF16 bits in the low halves
+  AlignedVector<uint16_t> packed16_;  // direct_: packed_ as BF16
 };
 
 }  // namespace

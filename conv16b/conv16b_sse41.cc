@@ -38,6 +38,25 @@ struct Sse41 {
     return _mm_castsi128_ps(
         _mm_add_epi32(_mm_castps_si128(q), _mm_slli_epi32(_mm_castps_si128(t), 23)));
   }
+  // The even/odd split of 8 BF16 channels (x86_f32::HasEvenOdd).
+  static constexpr bool kEvenOdd = true;
+  static T LoadPairs(const uint16_t* p) {
+    return _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static T EvenOf(T v) { return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(v), 16)); }
+  static T OddOf(T v) { return _mm_and_ps(v, _mm_castsi128_ps(_mm_set1_epi32(-65536))); }
+  static void Interleave(T even, T odd, T* lo, T* hi) {
+    *lo = _mm_unpacklo_ps(even, odd);
+    *hi = _mm_unpackhi_ps(even, odd);
+  }
+  static void Deinterleave(T lo, T hi, T* even, T* odd) {
+    *even = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+    *odd = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+  }
+  static void StoreBf16EvenOdd(uint16_t* p, T even, T odd) {
+    const __m128i o = _mm_slli_epi32(x86_f32::Bf16Lanes(odd), 16);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(x86_f32::Bf16Lanes(even), o));
+  }
   // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
   static T RoundBf16(T v) { return x86_f32::RoundToBf16x4(v); }
   // 4 BF16 values as FP32.

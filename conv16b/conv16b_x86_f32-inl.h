@@ -123,6 +123,13 @@ class ToSums {
     Store1(x, c, v0);
     Store1(x, c + V::kLanes, v1);
   }
+  // Pixel x's channels [c, c + 2 * kLanes) from their even and odd
+  // channels' sums (DepthwiseTileEvenOdd).
+  void StoreEvenOdd(size_t x, size_t c, typename V::T even, typename V::T odd) const {
+    typename V::T lo, hi;
+    V::Interleave(even, odd, &lo, &hi);
+    Store2(x, c, lo, hi);
+  }
 
  private:
   float* out_;
@@ -175,6 +182,20 @@ class ToDst {
     } else {
       V::StoreU(reinterpret_cast<float*>(dst_) + at, v0);
       V::StoreU(reinterpret_cast<float*>(dst_) + at + V::kLanes, v1);
+    }
+  }
+  // As ToSums::StoreEvenOdd. To a BF16 dst with the bias in the sums and
+  // an activation without per-channel parameters, the split sums need no
+  // interleaving: the activation applies to them as they are, and the
+  // BF16 rounding puts each channel in its place (StoreBf16EvenOdd).
+  void StoreEvenOdd(size_t x, size_t c, typename V::T even, typename V::T odd) const {
+    if constexpr (kBf16 && kBiased && A != Activation::kPrelu) {
+      V::StoreBf16EvenOdd(reinterpret_cast<uint16_t*>(dst_) + x * stride_ + c,
+                          Activate<V, A>(even, params_, 0), Activate<V, A>(odd, params_, 0));
+    } else {
+      typename V::T lo, hi;
+      V::Interleave(even, odd, &lo, &hi);
+      Store2(x, c, lo, hi);
     }
   }
 
@@ -384,6 +405,62 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   }
 }
 
+// Traits with kEvenOdd (AVX2, SSE4.1) widen a BF16 source vector of
+// 2 * kLanes channels, as loaded (LoadPairs: channel 2i in the low half of
+// 32-bit lane i, 2i + 1 in its upper half), by one shift (EvenOf: the even
+// channels) and one AND (OddOf: the odd ones) instead of two shuffles per
+// vector pair (WidenBf16), which share execution ports with the FMAs.
+template <class V, class = void>
+struct HasEvenOdd : std::false_type {};
+template <class V>
+struct HasEvenOdd<V, std::void_t<decltype(V::kEvenOdd)>> : std::true_type {};
+
+// DepthwiseTile over BF16 rows for kEvenOdd traits: M pixels x 2 * kLanes
+// channels in 2 * M accumulators, the even channels' and the odd ones'
+// (the weights, a.weight16, split the same way once per tap), which the
+// sink puts back in channel order (StoreEvenOdd); the sums start at its
+// Init in the same split order, so each channel adds the same values in
+// the same (ky, kx) order as DepthwiseTile.
+template <class V, class Sink, int M>
+void DepthwiseTileEvenOdd(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
+  using T = typename V::T;
+  constexpr size_t kL = V::kLanes;
+  const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
+  const Sink sink(a);
+  const TileRows<uint16_t> src(a.rows16, a.kernel_y, x0, ps);
+  size_t c = c0;
+  for (; c + 2 * kL <= c1; c += 2 * kL) {
+    T even[M], odd[M], init_even, init_odd;
+    V::Deinterleave(sink.Init(c), sink.Init(c + kL), &init_even, &init_odd);
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) {
+      even[m] = init_even;
+      odd[m] = init_odd;
+    }
+    const uint16_t* w = a.weight16 + c;
+    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+      const uint16_t* s = src.Row(ky) + c;
+      for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
+        const T wp = V::LoadPairs(w);
+        const T we = V::EvenOf(wp), wo = V::OddOf(wp);
+        // Pixel m at b[m / 3] + (m % 3) * psb bytes (as in Tile).
+        const char* b[(M + 2) / 3];
+#pragma GCC unroll 3
+        for (int j = 0; j < (M + 2) / 3; ++j) b[j] = reinterpret_cast<const char*>(s + 3 * j * ps);
+#pragma GCC unroll 8
+        for (int m = 0; m < M; ++m) {
+          const T sp = V::LoadPairs(reinterpret_cast<const uint16_t*>(b[m / 3] + (m % 3) * psb));
+          even[m] = V::MulAdd(V::EvenOf(sp), we, even[m]);
+          odd[m] = V::MulAdd(V::OddOf(sp), wo, odd[m]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) sink.StoreEvenOdd(x0 + m, c, even[m], odd[m]);
+  }
+  if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
+}
+
 // The BF16 dot product tiles (AVX512-BF16, 32 registers) over BF16 rows:
 // M pixels x two vectors of channels, 2 * M accumulators that
 // taps(src, c, acc0, acc1) fills for channels c.. (always inlined, so they
@@ -538,6 +615,11 @@ constexpr auto SlideTiles(std::index_sequence<kIs...>) {
 }
 
 template <class V, class Sink, size_t... kIs>
+constexpr auto EvenOddTiles(std::index_sequence<kIs...>) {
+  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseTileEvenOdd<V, Sink, kIs + 1>...};
+}
+
+template <class V, class Sink, size_t... kIs>
 constexpr auto Bf16x2Tiles(std::index_sequence<kIs...>) {
   return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseTileBf16x2<V, Sink, kIs + 1>...};
 }
@@ -591,6 +673,14 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
         return DepthwiseTiles<8>(a, kSlide.data(), c0, c1);
       }
       return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
+    }
+  }
+  if constexpr (HasEvenOdd<V>::value) {
+    // 16 registers: 2 x 5 accumulators, the tap's two weight vectors, the
+    // pixel's two source vectors and the AND mask.
+    if (a.rows16 != nullptr) {
+      static constexpr auto kTiles = EvenOddTiles<V, Sink>(std::make_index_sequence<5>());
+      return DepthwiseTiles<5>(a, kTiles.data(), c0, c1);
     }
   }
   if (a.rows16 != nullptr) {
