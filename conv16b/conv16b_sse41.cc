@@ -13,7 +13,8 @@ namespace {
 struct Sse41 {
   using T = __m128;
   static constexpr int kLanes = 4;
-  static constexpr int kTileM = 5;  // 10 accumulators + 2 weights + broadcast + product
+  static constexpr int kTileM = 2;  // 8 accumulators + 4 weights + broadcast + product
+  static constexpr int kTileNV = 4;
   static constexpr bool kFused = false;
   static T Zero() { return _mm_setzero_ps(); }
   static T Set1(float v) { return _mm_set1_ps(v); }

@@ -217,7 +217,7 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   T acc[M][NV];
 #pragma GCC unroll 6
   for (int m = 0; m < M; ++m)
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[m][v] = V::Zero();
   const size_t channels = a.channels;
   // One K step: NV weight vectors, then each pixel's broadcast feeds NV
@@ -228,12 +228,12 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   const size_t stride = a.pixel_stride * sizeof(float);
   auto step = [&](const char* const* b, size_t off, const float* wt) __attribute__((always_inline)) {
     T wv[NV];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) wv[v] = V::Load(wt + v * V::kLanes);
 #pragma GCC unroll 6
     for (int m = 0; m < M; ++m) {
       const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
-#pragma GCC unroll 2
+#pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b_m, wv[v], acc[m][v]);
     }
   };
@@ -252,32 +252,32 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
       if (c < channels) step(b, 0, wt);
     }
   }
-  static_assert(NV == 2, "Sink::Store2");
+  static_assert(NV % 2 == 0, "Sink::Store2");
   const Sink sink(a);
 #pragma GCC unroll 6
-  for (int m = 0; m < M; ++m) sink.Store2(x0 + m, c0, acc[m][0], acc[m][1]);
+  for (int m = 0; m < M; ++m)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; v += 2) sink.Store2(x0 + m, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
+}
+
+using GemmTileFn = void (*)(const GemmRowF32Args&, size_t, const float*, size_t);
+template <class V, class Sink, int NV, size_t... kIs>
+constexpr auto GemmTiles(std::index_sequence<kIs...>) {
+  return std::array<GemmTileFn, sizeof...(kIs) + 1>{nullptr, Tile<V, Sink, kIs + 1, NV>...};
 }
 
 // The 16-channel blocks [nb0, nb1) of the row, tiles to Sink.
 template <class V, class Sink>
 void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
-  constexpr int kM = V::kTileM;
-  // A 16-channel block is 16 / (2 * kLanes) passes of two vectors.
-  constexpr int kPasses = 16 / (2 * V::kLanes);
-  using TileFn = void (*)(const GemmRowF32Args&, size_t, const float*, size_t);
-  static const TileFn kTiles[] = {nullptr,
-                                  Tile<V, Sink, 1, 2>,
-                                  Tile<V, Sink, 2, 2>,
-                                  Tile<V, Sink, 3, 2>,
-                                  Tile<V, Sink, 4, 2>,
-                                  Tile<V, Sink, 5, 2>,
-                                  Tile<V, Sink, 6, 2>};
-  static_assert(kM <= 6, "kTiles");
+  constexpr int kM = V::kTileM, kNV = V::kTileNV;
+  // A 16-channel block is 16 / (kNV * kLanes) passes of kNV vectors.
+  constexpr int kPasses = 16 / (kNV * V::kLanes);
+  static constexpr auto kTiles = GemmTiles<V, Sink, kNV>(std::make_index_sequence<kM>());
   const size_t block_stride = a.kernel_y * a.kernel_x * a.channels * 16;
   for (size_t nb = nb0; nb < nb1; ++nb) {
     for (int pass = 0; pass < kPasses; ++pass) {
-      const size_t c0 = nb * 16 + pass * 2 * V::kLanes;
-      const float* w = a.weight + nb * block_stride + pass * 2 * V::kLanes;
+      const size_t c0 = nb * 16 + pass * kNV * V::kLanes;
+      const float* w = a.weight + nb * block_stride + pass * kNV * V::kLanes;
       // Tiles of balanced widths (14 pixels: 5 + 5 + 4, not 6 + 6 + 2):
       // a narrow tile has too few accumulators to cover the FMA latency.
       const size_t tiles = (a.width + kM - 1) / kM, base = a.width / tiles, extra = a.width % tiles;
