@@ -266,6 +266,11 @@ std::vector<Case> Grid() {
   // window lies in the left padding (the copied columns end before the
   // image).
   add(1, Params(33, 5, 30, 33, 3, 3, 1, 1, 1, 33));
+  // 7x7 at stride 1 (the 7-pixel sliding tile): 48 channels (a pair of
+  // vectors and a single one) with edge segments around 16 middle pixels,
+  // and 32 without padding (14 output pixels in place, two whole tiles).
+  add(1, Params(48, 9, 30, 48, 7, 7, 1, 1, 3, 48));
+  add(1, Params(32, 8, 20, 32, 7, 7, 1, 1, 0, 32));
   // Edge copies too wide for the ring slot (the FP32 ring instead, whose
   // weights a dot row must not shift): 34 channels, 1x2 dilation 3, left
   // padding 3 over 18 columns (found by the fuzzer).
