@@ -80,34 +80,14 @@ struct Avx512Bf16Dot : Avx512Bf16F32 {
   static T DotLanes(T x, T w, T acc) {
     return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_castps_si512(x), (__m512bh)_mm512_castps_si512(w));
   }
-  // 32 BF16 channels as loaded (channel 2i in the low half of 32-bit lane
-  // i, 2i + 1 in the upper half), split into the LoadLanes of the even
-  // channels (an AND) and of the odd ones (a shift): no shuffle, one load
-  // per 32 channels. The empty asm keeps the vector in a register (GCC
-  // would fold the load into both again).
-  static T LoadRaw(const uint16_t* p) {
-    T v = _mm512_castsi512_ps(_mm512_loadu_si512(p));
-    asm("" : "+v"(v));
-    return v;
-  }
+  // 32 BF16 channels as loaded (LoadPairs: channel 2i in the low half of
+  // 32-bit lane i, 2i + 1 in the upper half), split into the LoadLanes of
+  // the even channels (an AND) and of the odd ones (a shift): no shuffle,
+  // one load per 32 channels.
   static T EvenLanes(T raw) {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(raw), _mm512_set1_epi32(0xFFFF)));
   }
   static T OddLanes(T raw) { return _mm512_castsi512_ps(_mm512_srli_epi32(_mm512_castps_si512(raw), 16)); }
-  // Channels 0-15 and 16-31 from the even channels (0, 2, .., 30) and the
-  // odd ones, and back.
-  static void Interleave(T even, T odd, T* lo, T* hi) {
-    *lo = _mm512_permutex2var_ps(
-        even, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), odd);
-    *hi = _mm512_permutex2var_ps(
-        even, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), odd);
-  }
-  static void Deinterleave(T lo, T hi, T* even, T* odd) {
-    const __m512i e = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i o = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    *even = _mm512_permutex2var_ps(lo, e, hi);
-    *odd = _mm512_permutex2var_ps(lo, o, hi);
-  }
 };
 
 // One pixel run of an AMX block or a GEMM row: sums[i * ld + j] -> dst

@@ -283,6 +283,38 @@ struct Avx512F32 {
     StoreBf16(p1, v1);
   }
   static void StoreBf16x2(uint16_t* p, T v0, T v1) { StoreBf16Pair(p, v0, v1); }
+  // The even/odd split of 32 BF16 channels (x86_f32::HasEvenOdd; the
+  // empty asm keeps the loaded vector in a register, see Avx2::LoadPairs).
+  static constexpr bool kEvenOdd = true;
+  static constexpr int kEvenOddM = 8;  // 16 accumulators
+  static T LoadPairs(const uint16_t* p) {
+    T v = _mm512_castsi512_ps(_mm512_loadu_si512(p));
+    asm("" : "+v"(v));
+    return v;
+  }
+  static T EvenOf(T v) { return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_castps_si512(v), 16)); }
+  static T OddOf(T v) {
+    return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(-65536)));
+  }
+  // Channels 0-15 and 16-31 from the even channels (0, 2, .., 30) and the
+  // odd ones, and back.
+  static void Interleave(T even, T odd, T* lo, T* hi) {
+    *lo = _mm512_permutex2var_ps(
+        even, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), odd);
+    *hi = _mm512_permutex2var_ps(
+        even, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), odd);
+  }
+  static void Deinterleave(T lo, T hi, T* even, T* odd) {
+    const __m512i e = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i o = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    *even = _mm512_permutex2var_ps(lo, e, hi);
+    *odd = _mm512_permutex2var_ps(lo, o, hi);
+  }
+  static void StoreBf16EvenOdd(uint16_t* p, T even, T odd) {
+    T lo, hi;
+    Interleave(even, odd, &lo, &hi);
+    StoreBf16Pair(p, lo, hi);
+  }
 };
 
 }  // namespace

@@ -478,7 +478,7 @@ __attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& 
   size_t c = c0;
   for (; c + 2 * kL <= c1; c += 2 * kL) {
     // acc0: the even channels c, c + 2, ..; acc1: the odd ones (the
-    // split of V::LoadRaw), put back in order for the sink.
+    // split of V::LoadPairs), put back in order for the sink.
     T acc0[M], acc1[M], init0, init1;
     V::Deinterleave(sink.Init(c), sink.Init(c + kL), &init0, &init1);
 #pragma GCC unroll 8
@@ -495,7 +495,7 @@ __attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& 
 
 // DepthwiseTile for the BF16 dot product: each tap's two weight vectors
 // loaded once for the M pixels, each pixel's 32 channels loaded once and
-// split (V::LoadRaw). 7x7 256ch 14x14 on Zen 5: 104 -> 122 GFLOP/s
+// split (V::LoadPairs). 7x7 256ch 14x14 on Zen 5: 104 -> 122 GFLOP/s
 // against two zero-extending loads (vpmovzxwd) per pixel and tap.
 template <class V, class Sink, int M>
 void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
@@ -508,7 +508,7 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
     for (size_t ky = 0; ky < a.kernel_y; ++ky) {
       const uint16_t* s = src.Row(ky) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
-        const T wr = V::LoadRaw(w);
+        const T wr = V::LoadPairs(w);
         const T w0 = V::EvenLanes(wr), w1 = V::OddLanes(wr);
         // Pixel m at b[m / 3] + (m % 3) * psb bytes: base + index * {1, 2}
         // addresses from a few registers (16 offsets spilled otherwise).
@@ -517,7 +517,7 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
         for (int j = 0; j < (M + 2) / 3; ++j) b[j] = reinterpret_cast<const char*>(s + 3 * j * ps);
 #pragma GCC unroll 8
         for (int m = 0; m < M; ++m) {
-          const T sr = V::LoadRaw(reinterpret_cast<const uint16_t*>(b[m / 3] + (m % 3) * psb));
+          const T sr = V::LoadPairs(reinterpret_cast<const uint16_t*>(b[m / 3] + (m % 3) * psb));
           acc0[m] = V::DotLanes(V::EvenLanes(sr), w0, acc0[m]);
           acc1[m] = V::DotLanes(V::OddLanes(sr), w1, acc1[m]);
         }
@@ -550,13 +550,13 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
       T w0[K], w1[K];
 #pragma GCC unroll 7
       for (int kx = 0; kx < K; ++kx) {
-        const T wr = V::LoadRaw(w + kx * channels);
+        const T wr = V::LoadPairs(w + kx * channels);
         w0[kx] = V::EvenLanes(wr);
         w1[kx] = V::OddLanes(wr);
       }
 #pragma GCC unroll 17
       for (int i = 0; i < kColumns; ++i) {
-        const T sr = V::LoadRaw(reinterpret_cast<const uint16_t*>(b[i / 3] + (i % 3) * csb));
+        const T sr = V::LoadPairs(reinterpret_cast<const uint16_t*>(b[i / 3] + (i % 3) * csb));
         const T s0 = V::EvenLanes(sr), s1 = V::OddLanes(sr);
         // Pixel m = (i - kx) / S: the larger kx first, so each pixel's
         // taps arrive in increasing kx over consecutive i.
@@ -694,12 +694,14 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
       return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
     }
   }
-  if constexpr (HasEvenOdd<V>::value) {
-    // 16 registers: 2 x 5 accumulators, the tap's two weight vectors, the
-    // pixel's two source vectors and the AND mask.
+  if constexpr (HasEvenOdd<V>::value && !HasBf16Dot<V>::value) {
+    // V::kEvenOddM pixels: 16 registers (AVX2, SSE4.1) hold 2 x 5
+    // accumulators, the tap's two weight vectors, the pixel's two source
+    // vectors and the AND mask; 32 (AVX-512) 2 x 8.
     if (a.rows16 != nullptr) {
-      static constexpr auto kTiles = EvenOddTiles<V, Sink>(std::make_index_sequence<5>());
-      return DepthwiseTiles<5>(a, kTiles.data(), c0, c1);
+      constexpr int kM = V::kEvenOddM;
+      static constexpr auto kTiles = EvenOddTiles<V, Sink>(std::make_index_sequence<kM>());
+      return DepthwiseTiles<kM>(a, kTiles.data(), c0, c1);
     }
   }
   if (a.rows16 != nullptr) {
