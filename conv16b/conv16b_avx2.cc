@@ -66,6 +66,7 @@ struct Avx2 {
   // The even/odd split of 16 BF16 channels (x86_f32::HasEvenOdd).
   static constexpr bool kEvenOdd = true;
   static constexpr int kEvenOddM = 5;
+  static T SplitMulAdd(T x, T w, T acc) { return MulAdd(x, w, acc); }
   // The empty asm keeps the loaded vector in a register: GCC would fold
   // the load into the AND a second time, and two loads per vector pair
   // made the load ports the limit (Zen 5, a standalone 5-pixel 3x3 tile:

@@ -83,11 +83,12 @@ struct Avx512Bf16Dot : Avx512Bf16F32 {
   // 32 BF16 channels as loaded (LoadPairs: channel 2i in the low half of
   // 32-bit lane i, 2i + 1 in the upper half), split into the LoadLanes of
   // the even channels (an AND) and of the odd ones (a shift): no shuffle,
-  // one load per 32 channels.
-  static T EvenLanes(T raw) {
+  // one load per 32 channels. These replace Avx512F32's FP32 split.
+  static T EvenOf(T raw) {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(raw), _mm512_set1_epi32(0xFFFF)));
   }
-  static T OddLanes(T raw) { return _mm512_castsi512_ps(_mm512_srli_epi32(_mm512_castps_si512(raw), 16)); }
+  static T OddOf(T raw) { return _mm512_castsi512_ps(_mm512_srli_epi32(_mm512_castps_si512(raw), 16)); }
+  static T SplitMulAdd(T x, T w, T acc) { return DotLanes(x, w, acc); }
 };
 
 // One pixel run of an AMX block or a GEMM row: sums[i * ld + j] -> dst

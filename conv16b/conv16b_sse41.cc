@@ -42,6 +42,7 @@ struct Sse41 {
   // The even/odd split of 8 BF16 channels (x86_f32::HasEvenOdd).
   static constexpr bool kEvenOdd = true;
   static constexpr int kEvenOddM = 5;
+  static T SplitMulAdd(T x, T w, T acc) { return MulAdd(x, w, acc); }
   static T LoadPairs(const uint16_t* p) {
     return _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   }

@@ -296,6 +296,7 @@ struct Avx512F32 {
   static T OddOf(T v) {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(-65536)));
   }
+  static T SplitMulAdd(T x, T w, T acc) { return MulAdd(x, w, acc); }
   // Channels 0-15 and 16-31 from the even channels (0, 2, .., 30) and the
   // odd ones, and back.
   static void Interleave(T even, T odd, T* lo, T* hi) {

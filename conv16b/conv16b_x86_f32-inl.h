@@ -405,7 +405,7 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   }
 }
 
-// Traits with kEvenOdd (AVX2, SSE4.1) widen a BF16 source vector of
+// Traits with kEvenOdd (AVX2, SSE4.1, AVX-512) widen a BF16 source vector of
 // 2 * kLanes channels, as loaded (LoadPairs: channel 2i in the low half of
 // 32-bit lane i, 2i + 1 in its upper half), by one shift (EvenOf: the even
 // channels) and one AND (OddOf: the odd ones) instead of two shuffles per
@@ -415,56 +415,14 @@ struct HasEvenOdd : std::false_type {};
 template <class V>
 struct HasEvenOdd<V, std::void_t<decltype(V::kEvenOdd)>> : std::true_type {};
 
-// DepthwiseTile over BF16 rows for kEvenOdd traits: M pixels x 2 * kLanes
-// channels in 2 * M accumulators, the even channels' and the odd ones'
-// (the weights, a.weight16, split the same way once per tap), which the
-// sink puts back in channel order (StoreEvenOdd); the sums start at its
-// Init in the same split order, so each channel adds the same values in
-// the same (ky, kx) order as DepthwiseTile.
-template <class V, class Sink, int M>
-void DepthwiseTileEvenOdd(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
-  using T = typename V::T;
-  constexpr size_t kL = V::kLanes;
-  const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
-  const Sink sink(a);
-  const TileRows<uint16_t> src(a.rows16, a.kernel_y, x0, ps);
-  size_t c = c0;
-  for (; c + 2 * kL <= c1; c += 2 * kL) {
-    T even[M], odd[M], init_even, init_odd;
-    V::Deinterleave(sink.Init(c), sink.Init(c + kL), &init_even, &init_odd);
-#pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) {
-      even[m] = init_even;
-      odd[m] = init_odd;
-    }
-    const uint16_t* w = a.weight16 + c;
-    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
-      const uint16_t* s = src.Row(ky) + c;
-      for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
-        const T wp = V::LoadPairs(w);
-        const T we = V::EvenOf(wp), wo = V::OddOf(wp);
-        // Pixel m at b[m / 3] + (m % 3) * psb bytes (as in Tile).
-        const char* b[(M + 2) / 3];
-#pragma GCC unroll 3
-        for (int j = 0; j < (M + 2) / 3; ++j) b[j] = reinterpret_cast<const char*>(s + 3 * j * ps);
-#pragma GCC unroll 8
-        for (int m = 0; m < M; ++m) {
-          const T sp = V::LoadPairs(reinterpret_cast<const uint16_t*>(b[m / 3] + (m % 3) * psb));
-          even[m] = V::MulAdd(V::EvenOf(sp), we, even[m]);
-          odd[m] = V::MulAdd(V::OddOf(sp), wo, odd[m]);
-        }
-      }
-    }
-#pragma GCC unroll 8
-    for (int m = 0; m < M; ++m) sink.StoreEvenOdd(x0 + m, c, even[m], odd[m]);
-  }
-  if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
-}
-
-// The BF16 dot product tiles (AVX512-BF16, 32 registers) over BF16 rows:
-// M pixels x two vectors of channels, 2 * M accumulators that
-// taps(src, c, acc0, acc1) fills for channels c.. (always inlined, so they
-// stay in registers), the even channels' and the odd ones', stored one
+// The tiles over BF16 rows of traits with kEvenOdd (the FMA ones and the
+// BF16 dot product, AVX512-BF16) : M pixels x two vectors of channels,
+// 2 * M accumulators that taps(src, c, acc0, acc1) fills for channels c..
+// (always inlined, so they stay in registers), the even channels' and the
+// odd ones' (V::EvenOf / OddOf of a LoadPairs vector, multiplied by
+// V::SplitMulAdd). They start at the sink's Init split the same way, so
+// each channel adds the same values in the same (ky, kx) order as
+// DepthwiseTile, and are stored one
 // pixel at a time (StoreEvenOdd: one 64-byte BF16 store per pixel instead
 // of two 32-byte ones, 3x3 512ch 14x14 on Zen 5 83 -> 90 GFLOP/s); an odd
 // last vector of channels through DepthwiseTile.
@@ -493,10 +451,11 @@ __attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& 
   if (c < c1) DepthwiseTile<V, Sink, M, uint16_t>(a, x0, c, c1);
 }
 
-// DepthwiseTile for the BF16 dot product: each tap's two weight vectors
-// loaded once for the M pixels, each pixel's 32 channels loaded once and
-// split (V::LoadPairs). 7x7 256ch 14x14 on Zen 5: 104 -> 122 GFLOP/s
-// against two zero-extending loads (vpmovzxwd) per pixel and tap.
+// DepthwiseTile over BF16 rows for kEvenOdd traits: each tap's weights
+// (a.weight16) loaded and split once for the M pixels, each pixel's 2 *
+// kLanes channels loaded once and split. The dot product's 7x7 256ch
+// 14x14 on Zen 5: 104 -> 122 GFLOP/s against two zero-extending loads
+// (vpmovzxwd) per pixel and tap.
 template <class V, class Sink, int M>
 void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
@@ -509,7 +468,7 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
       const uint16_t* s = src.Row(ky) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
         const T wr = V::LoadPairs(w);
-        const T w0 = V::EvenLanes(wr), w1 = V::OddLanes(wr);
+        const T w0 = V::EvenOf(wr), w1 = V::OddOf(wr);
         // Pixel m at b[m / 3] + (m % 3) * psb bytes: base + index * {1, 2}
         // addresses from a few registers (16 offsets spilled otherwise).
         const char* b[(M + 2) / 3];
@@ -518,8 +477,8 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
 #pragma GCC unroll 8
         for (int m = 0; m < M; ++m) {
           const T sr = V::LoadPairs(reinterpret_cast<const uint16_t*>(b[m / 3] + (m % 3) * psb));
-          acc0[m] = V::DotLanes(V::EvenLanes(sr), w0, acc0[m]);
-          acc1[m] = V::DotLanes(V::OddLanes(sr), w1, acc1[m]);
+          acc0[m] = V::SplitMulAdd(V::EvenOf(sr), w0, acc0[m]);
+          acc1[m] = V::SplitMulAdd(V::OddOf(sr), w1, acc1[m]);
         }
       }
     }
@@ -551,21 +510,21 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
 #pragma GCC unroll 7
       for (int kx = 0; kx < K; ++kx) {
         const T wr = V::LoadPairs(w + kx * channels);
-        w0[kx] = V::EvenLanes(wr);
-        w1[kx] = V::OddLanes(wr);
+        w0[kx] = V::EvenOf(wr);
+        w1[kx] = V::OddOf(wr);
       }
 #pragma GCC unroll 17
       for (int i = 0; i < kColumns; ++i) {
         const T sr = V::LoadPairs(reinterpret_cast<const uint16_t*>(b[i / 3] + (i % 3) * csb));
-        const T s0 = V::EvenLanes(sr), s1 = V::OddLanes(sr);
+        const T s0 = V::EvenOf(sr), s1 = V::OddOf(sr);
         // Pixel m = (i - kx) / S: the larger kx first, so each pixel's
         // taps arrive in increasing kx over consecutive i.
 #pragma GCC unroll 7
         for (int kx = K - 1; kx >= 0; --kx) {
           const int m = (i - kx) / S;
           if (i >= kx && (i - kx) % S == 0 && m < M) {
-            acc0[m] = V::DotLanes(s0, w0[kx], acc0[m]);
-            acc1[m] = V::DotLanes(s1, w1[kx], acc1[m]);
+            acc0[m] = V::SplitMulAdd(s0, w0[kx], acc0[m]);
+            acc1[m] = V::SplitMulAdd(s1, w1[kx], acc1[m]);
           }
         }
       }
@@ -621,11 +580,6 @@ using DepthwiseTileFn = void (*)(const GemmRowF32Args&, size_t, size_t, size_t);
 template <class V, class Sink, int K, int M, size_t... kIs>
 constexpr auto SlideTiles(std::index_sequence<kIs...>) {
   return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1>...};
-}
-
-template <class V, class Sink, size_t... kIs>
-constexpr auto EvenOddTiles(std::index_sequence<kIs...>) {
-  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseTileEvenOdd<V, Sink, kIs + 1>...};
 }
 
 template <class V, class Sink, size_t... kIs>
@@ -700,7 +654,7 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
     // vectors and the AND mask; 32 (AVX-512) 2 x 8.
     if (a.rows16 != nullptr) {
       constexpr int kM = V::kEvenOddM;
-      static constexpr auto kTiles = EvenOddTiles<V, Sink>(std::make_index_sequence<kM>());
+      static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<kM>());
       return DepthwiseTiles<kM>(a, kTiles.data(), c0, c1);
     }
   }
