@@ -68,7 +68,7 @@ struct GemmRowF32Args {
   size_t ky_begin = 0, ky_end = SIZE_MAX;  // as GemmRowArgs (GEMM rows only)
   const float* weight;
   // With rows16, for the rows that split each BF16 source vector into its
-  // even and odd channels (x86_f32::DepthwiseTileEvenOdd): the weights as
+  // even and odd channels (x86_f32::DepthwiseTileBf16x2): the weights as
   // BF16, [tap][channels] like `weight`.
   const uint16_t* weight16 = nullptr;
   size_t nblocks;  // ceil(ocg / 16)

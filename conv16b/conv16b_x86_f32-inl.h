@@ -124,7 +124,7 @@ class ToSums {
     Store1(x, c + V::kLanes, v1);
   }
   // Pixel x's channels [c, c + 2 * kLanes) from their even and odd
-  // channels' sums (DepthwiseTileEvenOdd).
+  // channels' sums (DepthwiseTileBf16x2).
   void StoreEvenOdd(size_t x, size_t c, typename V::T even, typename V::T odd) const {
     typename V::T lo, hi;
     V::Interleave(even, odd, &lo, &hi);
@@ -416,16 +416,16 @@ template <class V>
 struct HasEvenOdd<V, std::void_t<decltype(V::kEvenOdd)>> : std::true_type {};
 
 // The tiles over BF16 rows of traits with kEvenOdd (the FMA ones and the
-// BF16 dot product, AVX512-BF16) : M pixels x two vectors of channels,
+// BF16 dot product, AVX512-BF16): M pixels x two vectors of channels,
 // 2 * M accumulators that taps(src, c, acc0, acc1) fills for channels c..
 // (always inlined, so they stay in registers), the even channels' and the
 // odd ones' (V::EvenOf / OddOf of a LoadPairs vector, multiplied by
 // V::SplitMulAdd). They start at the sink's Init split the same way, so
 // each channel adds the same values in the same (ky, kx) order as
-// DepthwiseTile, and are stored one
-// pixel at a time (StoreEvenOdd: one 64-byte BF16 store per pixel instead
-// of two 32-byte ones, 3x3 512ch 14x14 on Zen 5 83 -> 90 GFLOP/s); an odd
-// last vector of channels through DepthwiseTile.
+// DepthwiseTile, and are stored one pixel at a time (StoreEvenOdd: one
+// 64-byte BF16 store per pixel instead of two 32-byte ones for the dot
+// product, 3x3 512ch 14x14 on Zen 5 83 -> 90 GFLOP/s); an odd last vector
+// of channels (AVX-512: 16 of 32) through DepthwiseTile.
 template <class V, class Sink, int M, class Taps>
 __attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& a, size_t x0,
                                                           size_t c0, size_t c1, Taps taps) {
@@ -459,7 +459,6 @@ __attribute__((always_inline)) inline void Bf16x2Channels(const GemmRowF32Args& 
 template <class V, class Sink, int M>
 void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
-  constexpr size_t kL = V::kLanes;
   const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
   Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
                                                 T* acc1) __attribute__((always_inline)) {
@@ -493,7 +492,6 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
 template <class V, class Sink, int K, int S, int M>
 void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
-  constexpr size_t kL = V::kLanes;
   constexpr int kColumns = S * (M - 1) + K;
   const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
   Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
@@ -648,7 +646,8 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
       return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
     }
   }
-  if constexpr (HasEvenOdd<V>::value && !HasBf16Dot<V>::value) {
+  static_assert(HasEvenOdd<V>::value, "BF16 rows (rows16) take the even/odd tiles");
+  if constexpr (!HasBf16Dot<V>::value) {
     // V::kEvenOddM pixels: 16 registers (AVX2, SSE4.1) hold 2 x 5
     // accumulators, the tap's two weight vectors, the pixel's two source
     // vectors and the AND mask; 32 (AVX-512) 2 x 8.
@@ -657,18 +656,6 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
       static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<kM>());
       return DepthwiseTiles<kM>(a, kTiles.data(), c0, c1);
     }
-  }
-  if (a.rows16 != nullptr) {
-    static const DepthwiseTileFn kTiles16[] = {nullptr,
-                                               DepthwiseTile<V, Sink, 1, uint16_t>,
-                                               DepthwiseTile<V, Sink, 2, uint16_t>,
-                                               DepthwiseTile<V, Sink, 3, uint16_t>,
-                                               DepthwiseTile<V, Sink, 4, uint16_t>,
-                                               DepthwiseTile<V, Sink, 5, uint16_t>,
-                                               DepthwiseTile<V, Sink, 6, uint16_t>,
-                                               DepthwiseTile<V, Sink, 7, uint16_t>,
-                                               DepthwiseTile<V, Sink, 8, uint16_t>};
-    return DepthwiseTiles<8>(a, kTiles16, c0, c1);
   }
   if (a.pixel_stride == a.kx_stride) {  // stride 1, dilation 1
     static constexpr auto k3 = SlideTiles<V, Sink, 3, 8>(std::make_index_sequence<8>());
