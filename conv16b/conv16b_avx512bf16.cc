@@ -13,6 +13,7 @@ namespace conv16b_internal {
 namespace {
 
 struct Bf16Dot {
+  static constexpr int kTileM1 = 28;
   struct W {
     __m512bh v;
   };

@@ -298,6 +298,9 @@ std::vector<Case> Grid() {
   conv16b_check::SetOutputSize(&rect);
   add(3, rect);
   add(1, Params(1, 5, 40, 1, 3, 3, 1, 1, 1));  // one channel, wide row
+  // Groups of 16 output channels (one vector), a row of 55 = 28 + 27 pixels:
+  // the widest single-block tiles of the BF16 GEMM.
+  add(1, Params(32, 3, 55, 32, 3, 3, 1, 1, 1, 2));
   // Input-channel groups of 32 (the AMX rule), widths around its 16-pixel tiles.
   add(1, Params(64, 5, 19, 40, 3, 3, 1, 1, 1));
   add(2, Params(32, 4, 16, 16, 1, 1));

@@ -3,7 +3,10 @@
 // Included by the per-ISA files, each compiled with its own -m flags.
 #include <immintrin.h>
 
+#include <array>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "conv16b/conv16b_kernels.h"
 
@@ -16,36 +19,53 @@ namespace x86_gemm {
 namespace {
 
 // Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
-// in registers (12 x 2 = 24 of the 32 zmm registers).
+// in registers (12 x 2 or 28 x 1 of the 32 zmm registers).
 template <class Dot, int M, int NV>
 void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t block_stride,
           float* out, size_t ld) {
   // Every loop over M and NV is unrolled so acc stays in registers (GCC
   // keeps the array in memory otherwise).
   __m512 acc[M][NV];
-#pragma GCC unroll 12
+#pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
+  // Pixel m's source is base[m / 9] plus 0 .. 8 pixel strides, each one
+  // x86 address (a base, one of 4 stride registers times 1, 2, 4 or 8), so
+  // 28 pixels take 8 general registers, not 28 offsets (most of them
+  // spilled).
+  constexpr int kBases = NV == 1 ? (M + 8) / 9 : 1;
+  constexpr int kIndex[9] = {0, 0, 0, 1, 0, 2, 1, 3, 0};
+  constexpr size_t kScale[9] = {0, 1, 2, 1, 4, 1, 2, 1, 8};
+  const size_t ps = a.pixel_stride * sizeof(uint16_t);
+  const size_t stride[4] = {ps, 3 * ps, 5 * ps, 7 * ps};
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
   for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
-      const uint16_t* s = src + ky * a.ky_stride + kx * a.kx_stride;
+      const char* s = reinterpret_cast<const char*>(src + ky * a.ky_stride + kx * a.kx_stride);
       const uint16_t* w = weight + (ky * a.kernel_x + kx) * a.pairs * 32;
-      for (size_t p = 0; p < a.pairs; ++p, s += 2, w += 32) {
+      const char* base[kBases];
+#pragma GCC unroll 4
+      for (int j = 0; j < kBases; ++j) base[j] = s + j * 9 * stride[0];
+      for (size_t p = 0; p < a.pairs; ++p, w += 32) {
         typename Dot::W wv[NV];
 #pragma GCC unroll 2
         for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
-#pragma GCC unroll 12
+#pragma GCC unroll 28
         for (int m = 0; m < M; ++m) {
-          const typename Dot::S sv = Dot::Broadcast(s + m * a.pixel_stride);
+          const int r = m % 9;
+          const char* at = NV == 1 ? base[m / 9] + (r == 0 ? 0 : stride[kIndex[r]] * kScale[r])
+                                   : base[0] + m * ps;
+          const typename Dot::S sv = Dot::Broadcast(reinterpret_cast<const uint16_t*>(at));
 #pragma GCC unroll 2
           for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
         }
+#pragma GCC unroll 4
+        for (int j = 0; j < kBases; ++j) base[j] += 4;
       }
     }
   }
-#pragma GCC unroll 12
+#pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + m * ld + v * 16, acc[m][v]);
@@ -53,31 +73,43 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
 
 constexpr int kTileM = 12;
 
+// Tile<Dot, 1..kMax, NV>, indexed by the pixel count (0: none).
+using TileFn = void (*)(const GemmRowArgs&, const uint16_t*, const uint16_t*, size_t, float*,
+                        size_t);
+template <class Dot, int NV, size_t... M>
+constexpr std::array<TileFn, sizeof...(M) + 1> TileTable(std::index_sequence<M...>) {
+  return {nullptr, Tile<Dot, static_cast<int>(M) + 1, NV>...};
+}
+
+// Pixels per tile of a single 16-channel block (a group of 16 output
+// channels): Dot::kTileM1 where the traits give it (up to 28 accumulators:
+// a single block has too few products per broadcast to cover the latency
+// of vdpbf16ps otherwise), else kTileM.
+template <class Dot, class = void>
+struct TileM1 : std::integral_constant<int, kTileM> {};
+template <class Dot>
+struct TileM1<Dot, std::void_t<decltype(Dot::kTileM1)>>
+    : std::integral_constant<int, Dot::kTileM1> {};
+
 template <class Dot>
 void GemmRow(const GemmRowArgs& a) {
-  using TileFn = void (*)(const GemmRowArgs&, const uint16_t*, const uint16_t*, size_t, float*,
-                          size_t);
-#define SYNOPS_TILES(NV)                                                                   \
-  {                                                                                        \
-    nullptr, Tile<Dot, 1, NV>, Tile<Dot, 2, NV>, Tile<Dot, 3, NV>, Tile<Dot, 4, NV>,       \
-        Tile<Dot, 5, NV>, Tile<Dot, 6, NV>, Tile<Dot, 7, NV>, Tile<Dot, 8, NV>,            \
-        Tile<Dot, 9, NV>, Tile<Dot, 10, NV>, Tile<Dot, 11, NV>, Tile<Dot, 12, NV>          \
-  }
-  static const TileFn kTiles[2][kTileM + 1] = {SYNOPS_TILES(1), SYNOPS_TILES(2)};
-#undef SYNOPS_TILES
+  static constexpr auto kTiles1 = TileTable<Dot, 1>(std::make_index_sequence<TileM1<Dot>::value>());
+  static constexpr auto kTiles2 = TileTable<Dot, 2>(std::make_index_sequence<kTileM>());
   const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
   const size_t ld = a.nblocks * 16;
-  // Tiles of balanced widths (14 pixels: 7 + 7, not 12 + 2; 28: 10 + 9 + 9,
-  // not 12 + 12 + 4): a narrow tile has too few accumulators to cover the
-  // latency of vdpbf16ps (or of the FMA pair).
-  const size_t tiles = (a.width + kTileM - 1) / kTileM;
-  const size_t base = tiles != 0 ? a.width / tiles : 0, extra = tiles != 0 ? a.width % tiles : 0;
   for (size_t nb = 0; nb < a.nblocks; nb += 2) {
     const int nv = a.nblocks - nb >= 2 ? 2 : 1;
+    const size_t max_m = nv == 2 ? kTileM : TileM1<Dot>::value;
+    // Tiles of balanced widths (14 pixels: 7 + 7, not 12 + 2; 28: 10 + 9 +
+    // 9, not 12 + 12 + 4): a narrow tile has too few accumulators to cover
+    // the latency of vdpbf16ps (or of the FMA pair).
+    const size_t tiles = (a.width + max_m - 1) / max_m;
+    const size_t base = tiles != 0 ? a.width / tiles : 0, extra = tiles != 0 ? a.width % tiles : 0;
     for (size_t t = 0, x = 0; t < tiles; ++t) {
       const size_t m = base + (t < extra ? 1 : 0);
-      kTiles[nv - 1][m](a, a.src + x * a.pixel_stride, a.weight + nb * block_stride,
-                        block_stride, a.out + x * ld + nb * 16, ld);
+      (nv == 2 ? kTiles2[m] : kTiles1[m])(a, a.src + x * a.pixel_stride,
+                                          a.weight + nb * block_stride, block_stride,
+                                          a.out + x * ld + nb * 16, ld);
       x += m;
     }
   }
