@@ -14,6 +14,7 @@ namespace {
 
 struct Bf16Dot {
   static constexpr int kTileM1 = 28;
+  static constexpr int kTileM4 = 6;  // 24 accumulators, 4 weights, a broadcast
   struct W {
     __m512bh v;
   };

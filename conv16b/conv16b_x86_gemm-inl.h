@@ -19,7 +19,7 @@ namespace x86_gemm {
 namespace {
 
 // Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
-// in registers (12 x 2 or 28 x 1 of the 32 zmm registers).
+// in registers (6 x 4, 12 x 2 or 28 x 1 of the 32 zmm registers).
 template <class Dot, int M, int NV>
 void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t block_stride,
           float* out, size_t ld) {
@@ -28,7 +28,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
   __m512 acc[M][NV];
 #pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
   // Pixel m's source is base[m / 9] plus 0 .. 8 pixel strides, each one
   // x86 address (a base, one of 4 stride registers times 1, 2, 4 or 8), so
@@ -49,7 +49,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
       for (int j = 0; j < kBases; ++j) base[j] = s + j * 9 * stride[0];
       for (size_t p = 0; p < a.pairs; ++p, w += 32) {
         typename Dot::W wv[NV];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
 #pragma GCC unroll 28
         for (int m = 0; m < M; ++m) {
@@ -57,7 +57,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
           const char* at = NV == 1 ? base[m / 9] + (r == 0 ? 0 : stride[kIndex[r]] * kScale[r])
                                    : base[0] + m * ps;
           const typename Dot::S sv = Dot::Broadcast(reinterpret_cast<const uint16_t*>(at));
-#pragma GCC unroll 2
+#pragma GCC unroll 4
           for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
         }
 #pragma GCC unroll 4
@@ -67,7 +67,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
   }
 #pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + m * ld + v * 16, acc[m][v]);
 }
 
@@ -91,28 +91,48 @@ template <class Dot>
 struct TileM1<Dot, std::void_t<decltype(Dot::kTileM1)>>
     : std::integral_constant<int, Dot::kTileM1> {};
 
+// Pixels per tile of 4 blocks where the traits give Dot::kTileM4 (one
+// broadcast per 4 products where 12 x 2 tiles have one per 2), else 0: no
+// such tiles (the FP32 traits' two weight registers per block leave no
+// room for 4 blocks).
+template <class Dot, class = void>
+struct TileM4 : std::integral_constant<int, 0> {};
+template <class Dot>
+struct TileM4<Dot, std::void_t<decltype(Dot::kTileM4)>>
+    : std::integral_constant<int, Dot::kTileM4> {};
+
+// The row's pixels in tiles of balanced widths, at most max_m each (14
+// pixels: 7 + 7, not 12 + 2; 28: 10 + 9 + 9, not 12 + 12 + 4: a narrow
+// tile has too few accumulators to cover the latency of vdpbf16ps or of
+// the FMA pair), through tiles[width] for block nb.
+template <size_t N>
+void RowTiles(const GemmRowArgs& a, const std::array<TileFn, N>& tiles, size_t max_m, size_t nb,
+              size_t block_stride, size_t ld) {
+  const size_t count = (a.width + max_m - 1) / max_m;
+  const size_t base = count != 0 ? a.width / count : 0, extra = count != 0 ? a.width % count : 0;
+  for (size_t t = 0, x = 0; t < count; ++t) {
+    const size_t m = base + (t < extra ? 1 : 0);
+    tiles[m](a, a.src + x * a.pixel_stride, a.weight + nb * block_stride, block_stride,
+             a.out + x * ld + nb * 16, ld);
+    x += m;
+  }
+}
+
 template <class Dot>
 void GemmRow(const GemmRowArgs& a) {
   static constexpr auto kTiles1 = TileTable<Dot, 1>(std::make_index_sequence<TileM1<Dot>::value>());
   static constexpr auto kTiles2 = TileTable<Dot, 2>(std::make_index_sequence<kTileM>());
+  static constexpr auto kTiles4 = TileTable<Dot, 4>(std::make_index_sequence<TileM4<Dot>::value>());
   const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
   const size_t ld = a.nblocks * 16;
-  for (size_t nb = 0; nb < a.nblocks; nb += 2) {
-    const int nv = a.nblocks - nb >= 2 ? 2 : 1;
-    const size_t max_m = nv == 2 ? kTileM : TileM1<Dot>::value;
-    // Tiles of balanced widths (14 pixels: 7 + 7, not 12 + 2; 28: 10 + 9 +
-    // 9, not 12 + 12 + 4): a narrow tile has too few accumulators to cover
-    // the latency of vdpbf16ps (or of the FMA pair).
-    const size_t tiles = (a.width + max_m - 1) / max_m;
-    const size_t base = tiles != 0 ? a.width / tiles : 0, extra = tiles != 0 ? a.width % tiles : 0;
-    for (size_t t = 0, x = 0; t < tiles; ++t) {
-      const size_t m = base + (t < extra ? 1 : 0);
-      (nv == 2 ? kTiles2[m] : kTiles1[m])(a, a.src + x * a.pixel_stride,
-                                          a.weight + nb * block_stride, block_stride,
-                                          a.out + x * ld + nb * 16, ld);
-      x += m;
+  size_t nb = 0;
+  if (TileM4<Dot>::value != 0) {
+    for (; nb + 4 <= a.nblocks; nb += 4) {
+      RowTiles(a, kTiles4, TileM4<Dot>::value, nb, block_stride, ld);
     }
   }
+  for (; nb + 2 <= a.nblocks; nb += 2) RowTiles(a, kTiles2, kTileM, nb, block_stride, ld);
+  if (nb < a.nblocks) RowTiles(a, kTiles1, TileM1<Dot>::value, nb, block_stride, ld);
 }
 
 // The compute-peak loops of the benchmark: `step` on 24 independent
