@@ -105,9 +105,28 @@ inline void SegmentsRow(const ptrdiff_t* offset, const size_t* pos, size_t nseg,
   }
 }
 
+// One 32-element im2row row of 2 to 4 segments of at most 16 elements
+// (the 3x3 stem: three of 9), assembled in a register: each segment's 16
+// elements loaded, two segments per 512-bit vector, one vpermt2w moving
+// each row element to its lane (`index`), zeros past k (`keep`), and one
+// aligned store, where SegmentsRow's overlapping stores crossed cache
+// lines.
+inline void PermutedRow(const ptrdiff_t* offset, size_t nseg, __m512i index, __mmask32 keep,
+                        const uint16_t* origin, uint16_t* row) {
+  const auto load = [&](size_t j) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(origin + offset[j]));
+  };
+  const __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(load(0)), load(1), 1);
+  __m512i b = _mm512_setzero_si512();
+  if (nseg > 2) b = _mm512_castsi256_si512(load(2));
+  if (nseg > 3) b = _mm512_inserti64x4(b, load(3), 1);
+  _mm512_store_si512(row, _mm512_maskz_permutex2var_epi16(keep, a, index, b));
+}
+
 // Rows [p0, p0 + npix): all but the last through SegmentsRow<kWidth>
-// (kWidth 0: none), the last through PiecesRow<kMaxPieces>.
-template <size_t kWidth, size_t kMaxPieces>
+// (kWidth 0: none; PermutedRow where kPermuted), the last through
+// PiecesRow<kMaxPieces>.
+template <size_t kWidth, size_t kMaxPieces, bool kPermuted = false>
 void Im2Row(const Im2RowArgs& a) {
   const size_t kp = a.kp, dst_w = a.dst_w;
   const size_t step_x = a.stride_x * a.cp, step_y = a.stride_y * a.pw * a.cp;
@@ -121,8 +140,21 @@ void Im2Row(const Im2RowArgs& a) {
     seg_offset[j] = a.seg_offset[j];
     seg_pos[j] = a.seg_pos[j];
   }
+  // PermutedRow's lanes: row element e of segment j is element e - pos[j]
+  // of vector j / 2's 256-bit half j % 2.
+  alignas(64) uint16_t lanes[32] = {};
+  for (size_t j = 0; kPermuted && j < nseg; ++j) {
+    const size_t end = j + 1 < nseg ? seg_pos[j + 1] : k;
+    for (size_t e = seg_pos[j]; e < end; ++e) {
+      lanes[e] = static_cast<uint16_t>((j / 2) * 32 + (j % 2) * 16 + e - seg_pos[j]);
+    }
+  }
+  const __m512i index = _mm512_load_si512(lanes);
+  const __mmask32 keep = kPermuted ? static_cast<__mmask32>((uint64_t{1} << k) - 1) : 0;
   for (size_t i = 0; i < npix; ++i, row += kp) {
-    if (kWidth != 0 && i + 1 < npix) {
+    if (kPermuted && i + 1 < npix) {
+      PermutedRow(seg_offset, nseg, index, keep, origin, row);
+    } else if (kWidth != 0 && i + 1 < npix) {
       SegmentsRow<kWidth>(seg_offset, seg_pos, nseg, k, kp, origin, row);
     } else {
       PiecesRow<kMaxPieces>(a, origin, row);
@@ -141,6 +173,7 @@ void Im2Row(const Im2RowArgs& a) {
 void Im2RowAvx512(const Im2RowArgs& a) {
   const bool one_chunk = a.kp == 32 && a.npieces <= 4;
   if (a.nseg <= kMaxSegments && a.seg_width == 16) {
+    if (a.kp == 32 && a.nseg >= 2 && a.nseg <= 4 && one_chunk) return Im2Row<16, 4, true>(a);
     return one_chunk ? Im2Row<16, 4>(a) : Im2Row<16, 0>(a);
   }
   if (a.nseg <= kMaxSegments && a.seg_width == 32) return Im2Row<32, 0>(a);
