@@ -91,6 +91,25 @@ struct Avx512Bf16Dot : Avx512Bf16F32 {
   }
   static T OddOf(T raw) { return _mm512_castsi512_ps(_mm512_srli_epi32(_mm512_castps_si512(raw), 16)); }
   static T SplitMulAdd(T x, T w, T acc) { return DotLanes(x, w, acc); }
+  // x86_f32::DepthwisePairTile: the 32 BF16 channels at a and at b (zeros
+  // for b null) paired: lane j of lo holds (a, b) of channel 8 * (j / 4) +
+  // j % 4, of hi channel 8 * (j / 4) + 4 + j % 4 (vpunpck{l,h}wd work
+  // within 128-bit blocks).
+  static constexpr bool kPairDot = true;
+  static void LoadPair(const uint16_t* a, const uint16_t* b, T* lo, T* hi) {
+    const __m512i va = _mm512_loadu_si512(a);
+    const __m512i vb = b != nullptr ? _mm512_loadu_si512(b) : _mm512_setzero_si512();
+    *lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(va, vb));
+    *hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(va, vb));
+  }
+  // Channels 0-15 and 16-31 from the PairLo and PairHi orders: 128-bit
+  // blocks (lo0, hi0, lo1, hi1) and (lo2, hi2, lo3, hi3).
+  static void FromPairOrder(T lo, T hi, T* v0, T* v1) {
+    *v0 = _mm512_permutex2var_ps(
+        lo, _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23), hi);
+    *v1 = _mm512_permutex2var_ps(
+        lo, _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31), hi);
+  }
 };
 
 // One pixel run of an AMX block or a GEMM row: sums[i * ld + j] -> dst
