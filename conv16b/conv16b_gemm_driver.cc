@@ -56,6 +56,12 @@ class NhwcGemm : public PackedGemm {
       merge_ = std::min({(kMergedWidth + p.dstW - 1) / p.dstW,
                          RowsInQuarterL2(p.dstW * nblocks_ * 16 * sizeof(float)), p.dstH});
     }
+    // Sums of a row call beyond half the L1d (1x1 64->256 56x56: 57 KB)
+    // went to L2 and back between the row and its store: row calls of 4
+    // blocks (a 6 x 4 tile's) at a time where they fit there.
+    const size_t block_sums = merge_ * p.dstW * 16 * sizeof(float);
+    const size_t fit = GetCacheSizes().l1d / 2 / block_sums / 4 * 4;
+    if (nblocks_ * block_sums > GetCacheSizes().l1d / 2 && fit >= 4) chunk_ = fit;
   }
 
   size_t ExternalBufferSize() const override {
@@ -95,7 +101,7 @@ class NhwcGemm : public PackedGemm {
             a.src = base + oy * p.strideY * pw * cp + gr * icp;
             TapRows(p, oy, &a.ky_begin, &a.ky_end);
           },
-          merge_);
+          merge_, chunk_);
     }
   }
 
@@ -108,6 +114,7 @@ class NhwcGemm : public PackedGemm {
   bool direct_;
   size_t nblocks_;
   size_t merge_ = 1;  // output rows per row call
+  size_t chunk_ = SIZE_MAX;  // blocks per row call (RunRows)
 };
 
 // The FP32 variants (x86 without AVX-512): the weights widened to FP32 at

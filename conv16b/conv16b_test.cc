@@ -537,8 +537,13 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     ASSERT_TRUE(geometry.ok());
     if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) continue;
     std::vector<std::vector<float>> got;
-    for (size_t l2 : {size_t{4} << 10, size_t{64} << 10, size_t{1} << 30}) {
-      const CacheSizes sizes = {size_t{32} << 10, l2, size_t{8} << 20};
+    // The L2 sets merged rows and passes; the L1d the GEMM's row calls of
+    // a few blocks (16 KiB: 100 channels as 4 + 3 blocks).
+    for (const auto& [l1d, l2] : {std::pair{size_t{32} << 10, size_t{4} << 10},
+                                  std::pair{size_t{32} << 10, size_t{64} << 10},
+                                  std::pair{size_t{32} << 10, size_t{1} << 30},
+                                  std::pair{size_t{16} << 10, size_t{1} << 30}}) {
+      const CacheSizes sizes = {l1d, l2, size_t{8} << 20};
       SetCacheSizesForTesting(&sizes);
       auto out = conv16b_check::Run(pr, GetParam());
       SetCacheSizesForTesting(nullptr);
@@ -547,6 +552,7 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     }
     EXPECT_FALSE(testing::CompareBitExact(got[0], got[1])) << conv16b_check::ProblemString(pr);
     EXPECT_FALSE(testing::CompareBitExact(got[0], got[2])) << conv16b_check::ProblemString(pr);
+    EXPECT_FALSE(testing::CompareBitExact(got[0], got[3])) << conv16b_check::ProblemString(pr);
     if (auto m = conv16b_check::CompareToOracle(got[0], conv16b_check::ComputeOracle(pr))) {
       FAIL() << conv16b_check::ProblemString(pr) << ": " << m->ToString();
     }
