@@ -69,10 +69,9 @@ class PackedGemm : public Algorithm {
   // row oy's source, `row` fills a.out with the sums of a.width = merge *
   // dstW pixels (merge > 1 only where the rows' sources follow each other
   // at the pixel stride: 1x1, stride 1, no padding) and `store` writes each
-  // row to dst.
-  // Each row call takes at most `chunk` blocks of 16 output channels (all
-  // of a.nblocks by default) and its sums are stored before the next, so
-  // they can stay in L1 (ChunkBlocks).
+  // row to dst. Each row call takes at most `chunk` blocks of 16 output
+  // channels (all of a.nblocks by default), its sums stored before the
+  // next call, so that they can stay in L1 (NhwcGemm).
   template <class SetSrc>
   void RunRows(size_t n, GemmRowArgs& a, GemmRowFn row, StoreRowFn store, const Epilogue& e,
                uint8_t* dst, SetSrc set_src, size_t merge = 1, size_t chunk = SIZE_MAX) const {
