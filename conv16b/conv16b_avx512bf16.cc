@@ -102,7 +102,7 @@ struct Avx512Bf16Dot : Avx512Bf16F32 {
     *lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(va, vb));
     *hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(va, vb));
   }
-  // Channels 0-15 and 16-31 from the PairLo and PairHi orders: 128-bit
+  // Channels 0-15 and 16-31 from LoadPair's lo and hi orders: 128-bit
   // blocks (lo0, hi0, lo1, hi1) and (lo2, hi2, lo3, hi3).
   static void FromPairOrder(T lo, T hi, T* v0, T* v1) {
     *v0 = _mm512_permutex2var_ps(

@@ -59,9 +59,10 @@ class NhwcGemm : public PackedGemm {
     // Sums of a row call beyond half the L1d (1x1 64->256 56x56: 57 KB)
     // went to L2 and back between the row and its store: row calls of 4
     // blocks (a 6 x 4 tile's) at a time where they fit there.
+    const size_t half_l1d = GetCacheSizes().l1d / 2;
     const size_t block_sums = merge_ * p.dstW * 16 * sizeof(float);
-    const size_t fit = GetCacheSizes().l1d / 2 / block_sums / 4 * 4;
-    if (nblocks_ * block_sums > GetCacheSizes().l1d / 2 && fit >= 4) chunk_ = fit;
+    const size_t fit = half_l1d / block_sums / 4 * 4;
+    if (nblocks_ * block_sums > half_l1d && fit >= 4) chunk_ = fit;
   }
 
   size_t ExternalBufferSize() const override {
