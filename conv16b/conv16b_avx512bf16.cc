@@ -58,9 +58,14 @@ struct Avx512Bf16F32 : Avx512F32 {
     StoreBf16(p0, v0);
     StoreBf16(p1, v1);
   }
+  // One vcvtne2ps2bf16, one denormal test and one 64-byte store for both.
   static void StoreBf16x2(uint16_t* p, T v0, T v1) {
-    StoreBf16(p, v0);
-    StoreBf16(p + 16, v1);
+    if (__builtin_expect(!_kortestz_mask16_u8(Denormals(v0), Denormals(v1)), 0)) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), ToBf16(v0));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 16), ToBf16(v1));
+    } else {
+      _mm512_storeu_si512(p, (__m512i)_mm512_cvtne2ps_pbh(v1, v0));
+    }
   }
 };
 
