@@ -107,6 +107,14 @@ struct Avx512Bf16Dot : Avx512Bf16F32 {
     *lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(va, vb));
     *hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(va, vb));
   }
+  // LoadPair for 16 channels (DepthwisePairTile's last 16): lane j holds
+  // (a, b) of channel j, in channel order.
+  static T LoadPair16(const uint16_t* a, const uint16_t* b) {
+    const __m512i va = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)));
+    if (b == nullptr) return _mm512_castsi512_ps(va);
+    const __m512i vb = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)));
+    return _mm512_castsi512_ps(_mm512_or_si512(va, _mm512_slli_epi32(vb, 16)));
+  }
   // Channels 0-15 and 16-31 from LoadPair's lo and hi orders: 128-bit
   // blocks (lo0, hi0, lo1, hi1) and (lo2, hi2, lo3, hi3).
   static void FromPairOrder(T lo, T hi, T* v0, T* v1) {

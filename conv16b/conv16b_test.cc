@@ -266,6 +266,9 @@ std::vector<Case> Grid() {
   // window lies in the left padding (the copied columns end before the
   // image).
   add(1, Params(33, 5, 30, 33, 3, 3, 1, 1, 1, 33));
+  // 3x3 at stride 1 with 2 x 32 + 16 channels (the paired tile's last 16
+  // channels, stored by the fused epilogue) over two 8-pixel tiles.
+  add(1, Params(80, 4, 16, 80, 3, 3, 1, 1, 1, 80));
   // 7x7 at stride 1 (the 7-pixel sliding tile): 48 channels (a pair of
   // vectors and a single one) with edge segments around 16 middle pixels,
   // and 32 without padding (14 output pixels in place, two whole tiles).
