@@ -532,6 +532,39 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
   });
 }
 
+// The two passes of the paired-row 3x3 tiles over channels c..: pass 0
+// pairs kernel rows 0 and 1 in each lane, pass 1 row 2 with zeros.
+// load(p, q) pairs the vectors at p and q (zeros for q null) into a P;
+// dot(m, s, w) adds the products of column pair s and tap pair w to pixel
+// m. Each column pair feeds the pixels whose windows cover it, the larger
+// kx first, so each pixel's taps arrive in increasing kx.
+template <class P, int S, int M, class Load, class Dot>
+__attribute__((always_inline)) inline void PairedRowPasses(const GemmRowF32Args& a,
+                                                           const TileRows<uint16_t>& src,
+                                                           size_t c, Load load, Dot dot) {
+  constexpr int kColumns = S * (M - 1) + 3;
+  const size_t channels = a.channels, cs = a.kx_stride;
+  for (int pass = 0; pass < 2; ++pass) {
+    const uint16_t* r0 = src.Row(pass == 0 ? 0 : 2) + c;
+    const uint16_t* r1 = src.Row(1) + c;
+    const uint16_t* w = a.weight16 + (pass == 0 ? 0 : 6) * channels + c;
+    P wp[3];
+#pragma GCC unroll 3
+    for (int kx = 0; kx < 3; ++kx) {
+      wp[kx] = load(w + kx * channels, pass == 0 ? w + (3 + kx) * channels : nullptr);
+    }
+#pragma GCC unroll 17
+    for (int i = 0; i < kColumns; ++i) {
+      const P sp = load(r0 + i * cs, pass == 0 ? r1 + i * cs : nullptr);
+#pragma GCC unroll 3
+      for (int kx = 2; kx >= 0; --kx) {
+        const int m = (i - kx) / S;
+        if (i >= kx && (i - kx) % S == 0 && m < M) dot(m, sp, wp[kx]);
+      }
+    }
+  }
+}
+
 // DepthwisePairTile's last V::kLanes channels, from c (channel counts
 // are multiples of kLanes), paired the same way but in channel order
 // (V::LoadPair16): 6 instead of 9 vdpbf16ps per pixel (3x3 144ch 56: 144 =
@@ -539,33 +572,17 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
 template <class V, class Sink, int S, int M>
 __attribute__((noinline)) void DepthwisePairTile16(const GemmRowF32Args& a, size_t x0, size_t c) {
   using T = typename V::T;
-  constexpr int kColumns = S * (M - 1) + 3;
-  const size_t channels = a.channels, cs = a.kx_stride;
   const Sink sink(a);
   const TileRows<uint16_t> src(a.rows16, 3, x0, a.pixel_stride);
   T acc[M];
 #pragma GCC unroll 8
   for (int m = 0; m < M; ++m) acc[m] = V::Zero();
-  for (int pass = 0; pass < 2; ++pass) {
-    // Pass 0: rows 0 and 1; pass 1: row 2 and zeros.
-    const uint16_t* r0 = src.Row(pass == 0 ? 0 : 2) + c;
-    const uint16_t* r1 = src.Row(1) + c;
-    const uint16_t* w = a.weight16 + (pass == 0 ? 0 : 6) * channels + c;
-    T wp[3];
-#pragma GCC unroll 3
-    for (int kx = 0; kx < 3; ++kx) {
-      wp[kx] = V::LoadPair16(w + kx * channels, pass == 0 ? w + (3 + kx) * channels : nullptr);
-    }
-#pragma GCC unroll 17
-    for (int i = 0; i < kColumns; ++i) {
-      const T sp = V::LoadPair16(r0 + i * cs, pass == 0 ? r1 + i * cs : nullptr);
-#pragma GCC unroll 3
-      for (int kx = 2; kx >= 0; --kx) {
-        const int m = (i - kx) / S;
-        if (i >= kx && (i - kx) % S == 0 && m < M) acc[m] = V::DotLanes(sp, wp[kx], acc[m]);
-      }
-    }
-  }
+  PairedRowPasses<T, S, M>(
+      a, src, c, [](const uint16_t* p, const uint16_t* q)
+          __attribute__((always_inline)) { return V::LoadPair16(p, q); },
+      [&](int m, T sp, T wp) __attribute__((always_inline)) {
+        acc[m] = V::DotLanes(sp, wp, acc[m]);
+      });
 #pragma GCC unroll 8
   for (int m = 0; m < M; ++m) sink.Store1(x0 + m, c, acc[m]);
 }
@@ -586,8 +603,6 @@ template <class V, class Sink, int S, int M>
 void DepthwisePairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
   constexpr size_t kL = V::kLanes;
-  constexpr int kColumns = S * (M - 1) + 3;
-  const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
   const Sink sink(a);
   const TileRows<uint16_t> src(a.rows16, 3, x0, a.pixel_stride);
   size_t c = c0;
@@ -598,33 +613,20 @@ void DepthwisePairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1)
     T lo[M], hi[M];
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) lo[m] = hi[m] = V::Zero();
-    for (int pass = 0; pass < 2; ++pass) {
-      // Pass 0: rows 0 and 1; pass 1: row 2 and zeros.
-      const char* r0 = reinterpret_cast<const char*>(src.Row(pass == 0 ? 0 : 2) + c);
-      const char* r1 = reinterpret_cast<const char*>(src.Row(1) + c);
-      const uint16_t* w = a.weight16 + (pass == 0 ? 0 : 6) * channels + c;
-      T wlo[3], whi[3];
-#pragma GCC unroll 3
-      for (int kx = 0; kx < 3; ++kx) {
-        V::LoadPair(w + kx * channels, pass == 0 ? w + (3 + kx) * channels : nullptr, &wlo[kx],
-                    &whi[kx]);
-      }
-#pragma GCC unroll 17
-      for (int i = 0; i < kColumns; ++i) {
-        T slo, shi;
-        V::LoadPair(reinterpret_cast<const uint16_t*>(r0 + i * csb),
-                    pass == 0 ? reinterpret_cast<const uint16_t*>(r1 + i * csb) : nullptr, &slo,
-                    &shi);
-#pragma GCC unroll 3
-        for (int kx = 2; kx >= 0; --kx) {
-          const int m = (i - kx) / S;
-          if (i >= kx && (i - kx) % S == 0 && m < M) {
-            lo[m] = V::DotLanes(slo, wlo[kx], lo[m]);
-            hi[m] = V::DotLanes(shi, whi[kx], hi[m]);
-          }
-        }
-      }
-    }
+    struct Pair {
+      T lo, hi;
+    };
+    PairedRowPasses<Pair, S, M>(
+        a, src, c,
+        [](const uint16_t* p, const uint16_t* q) __attribute__((always_inline)) {
+          Pair r;
+          V::LoadPair(p, q, &r.lo, &r.hi);
+          return r;
+        },
+        [&](int m, Pair sp, Pair wp) __attribute__((always_inline)) {
+          lo[m] = V::DotLanes(sp.lo, wp.lo, lo[m]);
+          hi[m] = V::DotLanes(sp.hi, wp.hi, hi[m]);
+        });
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) {
       T v0, v1;
