@@ -1,6 +1,7 @@
 // AVX-512 kernels without BF16 instructions: BF16 values are widened to FP32
 // (a shift) and multiplied with FMAs, which is exact for BF16 products.
 #include <algorithm>
+#include <cstring>
 
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_x86_depthwise-inl.h"
@@ -28,6 +29,13 @@ struct Fp32Dot {
     const uint32_t v = static_cast<uint32_t>(x86_gemm::LoadPair(p));
     return {_mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(v << 16))),
             _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(v & 0xFFFF0000u)))};
+  }
+  // (p[0], 0): the second product is zero times a zero weight.
+  static S BroadcastLow(const uint16_t* p) {
+    uint16_t v;
+    std::memcpy(&v, p, sizeof(v));
+    return {_mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(uint32_t{v} << 16))),
+            _mm512_setzero_ps()};
   }
   static __m512 Accumulate(__m512 acc, S s, W w) {
     return _mm512_fmadd_ps(s.hi, w.hi, _mm512_fmadd_ps(s.lo, w.lo, acc));

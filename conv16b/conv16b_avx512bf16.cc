@@ -25,6 +25,10 @@ struct Bf16Dot {
   static S Broadcast(const uint16_t* p) {
     return {(__m512bh)_mm512_set1_epi32(x86_gemm::LoadPair(p))};
   }
+  // (p[0], 0) in every lane: a word broadcast into the even words only.
+  static S BroadcastLow(const uint16_t* p) {
+    return {(__m512bh)_mm512_maskz_broadcastw_epi16(0x55555555, _mm_loadu_si16(p))};
+  }
   static __m512 Accumulate(__m512 acc, S s, W w) { return _mm512_dpbf16_ps(acc, w.v, s.v); }
 };
 

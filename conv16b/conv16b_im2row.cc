@@ -179,26 +179,32 @@ class AmxIm2Row : public PackedGemm {
   size_t kp_, nblocks_, band_rows_, band_pixels_;
 };
 
-// AVX-512 for groups of few input channels (stems): each output row's
-// im2row rows (Im2RowGather, pitch kp) multiplied by a GEMM row kernel as a
-// 1x1 convolution over K = kernelY * kernelX * icg rounded up to a pair,
-// instead of a K loop of ceil(icg / 2) pairs per tap (3 channels: 2 pairs,
-// a third of them zero, and a loop per tap).
+// AVX-512 for groups of few input channels (stems), multiplied by a GEMM
+// row kernel over K = kernelX * icg values per kernel row instead of a K
+// loop of ceil(icg / 2) pairs per tap (3 channels: 2 pairs, a third of them
+// zero, and a loop per tap). With one group and dilationX 1 a kernel row's
+// window is one run of the padded source: the row kernel reads it in place,
+// ceil(kernelX * icg / 2) pairs per kernel row, the last one half when the
+// count is odd (GemmRowArgs::half_last; 3x3 of 3 channels: 15 pairs per
+// pixel where the im2row rows take 14, but no gather pass). Otherwise each
+// output row's im2row rows (Im2RowGather, pitch kp) are gathered and
+// multiplied as a 1x1 convolution over K = kernelY * kernelX * icg rounded
+// up to a pair.
 class NhwcIm2Row : public PackedGemm {
  public:
   NhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store)
-      : PackedGemm(g, g.icg, RoundUp(g.p.kernelY * g.p.kernelX * g.icg, 2)),
+      : PackedGemm(g, g.icg, Rows(g), InPlace(g) ? RowK(g) : 0),
         row_(row),
         store_(store),
         pad_(g, g.icg),
-        gather_(g, pad_) {
+        gather_(g, pad_),
+        in_place_(InPlace(g)) {
     nblocks_ = (g.ocg + 15) / 16;
   }
 
   size_t ExternalBufferSize() const override {
     const ConvParams& p = geo_.p;
-    return pad_.Bytes() + 64 + p.dstW * gather_.kp() * sizeof(uint16_t) + 64 +
-           p.dstW * nblocks_ * 16 * sizeof(float) + 64;
+    return pad_.Bytes() + 64 + RowsBytes() + 64 + p.dstW * nblocks_ * 16 * sizeof(float) + 64;
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -208,19 +214,35 @@ class NhwcIm2Row : public PackedGemm {
     uint16_t* padded = reinterpret_cast<uint16_t*>(cursor);
     cursor = Align64(cursor + pad_.Bytes());
     uint16_t* rows = reinterpret_cast<uint16_t*>(cursor);
-    cursor = Align64(cursor + p.dstW * gather_.kp() * sizeof(uint16_t));
+    cursor = Align64(cursor + RowsBytes());
     float* sums = reinterpret_cast<float*>(cursor);
+    GemmRowArgs a;
+    a.nblocks = nblocks_;
+    a.width = p.dstW;
+    a.out = sums;
+    if (in_place_) {
+      a.pixel_stride = p.strideX * pad_.cp;
+      a.ky_stride = p.dilationY * pad_.pw * pad_.cp;
+      a.kx_stride = 0;
+      a.kernel_y = p.kernelY;
+      a.kernel_x = 1;
+      a.pairs = RowK(geo_) / 2;
+      a.half_last = p.kernelX * geo_.icg % 2 != 0;
+      for (size_t n = 0; n < geo_.batch; ++n) {
+        pad_.Fill(geo_, src, n, padded);
+        RunRows(n, a, row_, store_, e, dst, [&](size_t oy, size_t) {
+          a.src = padded + oy * p.strideY * pad_.pw * pad_.cp;
+        });
+      }
+      return;
+    }
     Im2RowArgs im = gather_.Args(p, rows);
     im.npix = p.dstW;
-    GemmRowArgs a;
     a.src = rows;
     a.pixel_stride = gather_.kp();
     a.ky_stride = a.kx_stride = 0;
     a.kernel_y = a.kernel_x = 1;
-    a.pairs = RoundUp(p.kernelY * p.kernelX * geo_.icg, 2) / 2;  // zeros past K
-    a.nblocks = nblocks_;
-    a.width = p.dstW;
-    a.out = sums;
+    a.pairs = Rows(geo_) / 2;  // zeros past K
     for (size_t n = 0; n < geo_.batch; ++n) {
       pad_.Fill(geo_, src, n, padded);
       RunRows(n, a, row_, store_, e, dst, [&](size_t oy, size_t gr) {
@@ -232,10 +254,22 @@ class NhwcIm2Row : public PackedGemm {
   }
 
  private:
+  static bool InPlace(const Geometry& g) { return g.p.group == 1 && g.p.dilationX == 1; }
+  // The K rows of one kernel row read in place: a run of kernelX pixels.
+  static size_t RowK(const Geometry& g) { return RoundUp(g.p.kernelX * g.icg, 2); }
+  // The gathered im2row rows of one output row (none in place).
+  size_t RowsBytes() const {
+    return in_place_ ? 0 : geo_.p.dstW * gather_.kp() * sizeof(uint16_t);
+  }
+  static size_t Rows(const Geometry& g) {
+    return InPlace(g) ? g.p.kernelY * RowK(g) : RoundUp(g.p.kernelY * g.p.kernelX * g.icg, 2);
+  }
+
   GemmRowFn row_;
   StoreRowFn store_;
   PaddedSource pad_;
   Im2RowGather gather_;
+  bool in_place_;
   size_t nblocks_;
 };
 

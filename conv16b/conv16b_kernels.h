@@ -24,6 +24,11 @@ struct GemmRowArgs {
   // Kernel rows [ky_begin, min(ky_end, kernel_y)) are summed: the others
   // read only padding rows (zeros) for this output row (TapRows).
   size_t ky_begin = 0, ky_end = SIZE_MAX;
+  // x86 only: each tap's last pair holds one value, its second element
+  // is not read (multiplied as zero): a tap that is a whole kernel row of
+  // an odd number of values, read in place (the next value may lie past
+  // the source, or be an infinity that a zero weight would make NaN).
+  bool half_last = false;
   const uint16_t* weight;
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;

@@ -111,9 +111,10 @@ void PaddedSource::Fill(const Geometry& g, const uint8_t* src, size_t n, uint16_
   }
 }
 
-void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows,
-                uint16_t* out) {
+void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows, uint16_t* out,
+                size_t ky_rows) {
   const ConvParams& p = g.p;
+  if (ky_rows == 0) ky_rows = p.kernelX * icp;
   const size_t group_packed = PackPairInterleavedSize(rows, g.ocg, 16);
   std::vector<uint16_t> b(rows * g.ocg);
   for (size_t gr = 0; gr < p.group; ++gr) {
@@ -122,21 +123,22 @@ void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows,
       for (size_t kx = 0; kx < p.kernelX; ++kx)
         for (size_t ic = 0; ic < g.icg; ++ic)
           for (size_t oc = 0; oc < g.ocg; ++oc)
-            b[((ky * p.kernelX + kx) * icp + ic) * g.ocg + oc] =
+            b[(ky * ky_rows + kx * icp + ic) * g.ocg + oc] =
                 Fp32ToBf16(WeightAt(weight, g, gr * g.ocg + oc, ic, ky, kx));
     PackPairInterleavedKernels().Best().fn(b.data(), rows, g.ocg, 16, out + gr * group_packed);
   }
 }
 
-PackedGemm::PackedGemm(const Geometry& g, size_t icp, size_t rows)
+PackedGemm::PackedGemm(const Geometry& g, size_t icp, size_t rows, size_t ky_rows)
     : Algorithm(g),
       icp_(icp),
       rows_(rows),
+      ky_rows_(ky_rows),
       group_packed_(PackPairInterleavedSize(rows, g.ocg, 16)) {}
 
 void PackedGemm::SetWeights(const float* weight) {
   packed_.assign(group_packed_ * geo_.p.group, 0);
-  PackGroups(geo_, weight, icp_, rows_, packed_.data());
+  PackGroups(geo_, weight, icp_, rows_, packed_.data(), ky_rows_);
 }
 
 }  // namespace conv16b_internal

@@ -47,16 +47,18 @@ struct PaddedSource {
 };
 
 // Every group's weights as pair-interleaved (w = 16) `rows` x ocg matrices
-// at out + gr * PackPairInterleavedSize(rows, ocg, 16): row (ky * kernelX +
-// kx) * icp + ic holds tap (ky, kx) of input channel ic < icg; the other
-// rows are zero.
-void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows, uint16_t* out);
+// at out + gr * PackPairInterleavedSize(rows, ocg, 16): row ky * ky_rows +
+// kx * icp + ic holds tap (ky, kx) of input channel ic < icg; the other
+// rows are zero. ky_rows: the rows of one kernel row, kernelX * icp by
+// default (0).
+void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows, uint16_t* out,
+                size_t ky_rows = 0);
 
 // The algorithms whose weights are PackGroups' matrices: `rows` K rows per
-// group, input channels padded to `icp`.
+// group, input channels padded to `icp`, `ky_rows` per kernel row.
 class PackedGemm : public Algorithm {
  public:
-  PackedGemm(const Geometry& g, size_t icp, size_t rows);
+  PackedGemm(const Geometry& g, size_t icp, size_t rows, size_t ky_rows = 0);
 
   size_t WeightBytes() const override { return packed_.size() * sizeof(uint16_t); }
   void SetWeights(const float* weight) override;
@@ -99,7 +101,7 @@ class PackedGemm : public Algorithm {
   }
 
  private:
-  size_t icp_, rows_, group_packed_;
+  size_t icp_, rows_, ky_rows_, group_packed_;
   AlignedVector<uint16_t> packed_;  // 64-byte aligned: AMX tile rows must not straddle lines
 };
 

@@ -301,6 +301,10 @@ std::vector<Case> Grid() {
   conv16b_check::SetOutputSize(&rect);
   add(3, rect);
   add(1, Params(1, 5, 40, 1, 3, 3, 1, 1, 1));  // one channel, wide row
+  // Stems read in place, each kernel row's last pair half (9 values): 64
+  // output channels (tiles of 4 blocks), 48 (2 blocks + 1).
+  add(1, Params(3, 9, 26, 64, 3, 3, 2, 1, 1));
+  add(1, Params(3, 7, 30, 48, 3, 3, 1, 1, 1));
   // Groups of 16 output channels (one vector), a row of 55 = 28 + 27 pixels:
   // the widest single-block tiles of the BF16 GEMM.
   add(1, Params(32, 3, 55, 32, 3, 3, 1, 1, 1, 2));
@@ -446,6 +450,7 @@ TEST_P(Conv16bAlgorithm, InfiniteSourceStaysInItsWindows) {
   std::mt19937 rng(13);
   for (const ConvParams& shape :
        {Params(3, 9, 11, 20, 3, 3, 2, 1, 1), Params(3, 12, 13, 16, 7, 7, 2, 1, 3),
+        Params(3, 9, 26, 64, 3, 3, 2, 1, 1),
         Params(16, 6, 9, 20, 3, 3, 1, 1, 1), Params(5, 6, 9, 20, 1, 1),
         Params(24, 6, 9, 24, 3, 3, 1, 1, 1, 24), Params(40, 7, 12, 40, 3, 3, 2, 1, 1, 40)}) {
     for (const auto& [f, whole] : {std::pair{TensorFormat::kNchw, true},

@@ -18,9 +18,26 @@ namespace x86_gemm {
 // without the wider ISA).
 namespace {
 
+// Pixel m's source pair in Tile: base[m / 9] plus 0 .. 8 pixel strides
+// (stride[0] = one), each one x86 address (a base, one of 4 stride
+// registers times 1, 2, 4 or 8), so 28 pixels take 8 general registers,
+// not 28 offsets (most of them spilled); with NV > 1 (at most 12 pixels)
+// base[0] + m strides.
+template <int M, int NV>
+__attribute__((always_inline)) inline const uint16_t* PixelAt(const char* const* base,
+                                                             const size_t* stride, int m) {
+  constexpr int kIndex[9] = {0, 0, 0, 1, 0, 2, 1, 3, 0};
+  constexpr size_t kScale[9] = {0, 1, 2, 1, 4, 1, 2, 1, 8};
+  const int r = m % 9;
+  const char* at = NV == 1 ? base[m / 9] + (r == 0 ? 0 : stride[kIndex[r]] * kScale[r])
+                           : base[0] + m * stride[0];
+  return reinterpret_cast<const uint16_t*>(at);
+}
+
 // Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
-// in registers (6 x 4, 12 x 2 or 28 x 1 of the 32 zmm registers).
-template <class Dot, int M, int NV>
+// in registers (6 x 4, 12 x 2 or 28 x 1 of the 32 zmm registers). kHalf:
+// each tap's last pair holds one value (GemmRowArgs::half_last).
+template <class Dot, int M, int NV, bool kHalf = false>
 void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t block_stride,
           float* out, size_t ld) {
   // Every loop over M and NV is unrolled so acc stays in registers (GCC
@@ -30,13 +47,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
-  // Pixel m's source is base[m / 9] plus 0 .. 8 pixel strides, each one
-  // x86 address (a base, one of 4 stride registers times 1, 2, 4 or 8), so
-  // 28 pixels take 8 general registers, not 28 offsets (most of them
-  // spilled).
   constexpr int kBases = NV == 1 ? (M + 8) / 9 : 1;
-  constexpr int kIndex[9] = {0, 0, 0, 1, 0, 2, 1, 3, 0};
-  constexpr size_t kScale[9] = {0, 1, 2, 1, 4, 1, 2, 1, 8};
   const size_t ps = a.pixel_stride * sizeof(uint16_t);
   const size_t stride[4] = {ps, 3 * ps, 5 * ps, 7 * ps};
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
@@ -47,21 +58,33 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
       const char* base[kBases];
 #pragma GCC unroll 4
       for (int j = 0; j < kBases; ++j) base[j] = s + j * 9 * stride[0];
-      for (size_t p = 0; p < a.pairs; ++p, w += 32) {
+      // The tap's pairs; with kHalf the last one holds one value
+      // (Dot::BroadcastLow). Written out twice: a lambda for the pair kept
+      // acc in memory.
+      const size_t full = a.pairs - (kHalf ? 1 : 0);
+      for (size_t p = 0; p < full; ++p, w += 32) {
         typename Dot::W wv[NV];
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
 #pragma GCC unroll 28
         for (int m = 0; m < M; ++m) {
-          const int r = m % 9;
-          const char* at = NV == 1 ? base[m / 9] + (r == 0 ? 0 : stride[kIndex[r]] * kScale[r])
-                                   : base[0] + m * ps;
-          const typename Dot::S sv = Dot::Broadcast(reinterpret_cast<const uint16_t*>(at));
+          const typename Dot::S sv = Dot::Broadcast(PixelAt<M, NV>(base, stride, m));
 #pragma GCC unroll 4
           for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
         }
 #pragma GCC unroll 4
         for (int j = 0; j < kBases; ++j) base[j] += 4;
+      }
+      if constexpr (kHalf) {
+        typename Dot::W wv[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
+#pragma GCC unroll 28
+        for (int m = 0; m < M; ++m) {
+          const typename Dot::S sv = Dot::BroadcastLow(PixelAt<M, NV>(base, stride, m));
+#pragma GCC unroll 4
+          for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
+        }
       }
     }
   }
@@ -76,9 +99,9 @@ constexpr int kTileM = 12;
 // Tile<Dot, 1..kMax, NV>, indexed by the pixel count (0: none).
 using TileFn = void (*)(const GemmRowArgs&, const uint16_t*, const uint16_t*, size_t, float*,
                         size_t);
-template <class Dot, int NV, size_t... M>
+template <class Dot, int NV, bool kHalf = false, size_t... M>
 constexpr std::array<TileFn, sizeof...(M) + 1> TileTable(std::index_sequence<M...>) {
-  return {nullptr, Tile<Dot, static_cast<int>(M) + 1, NV>...};
+  return {nullptr, Tile<Dot, static_cast<int>(M) + 1, NV, kHalf>...};
 }
 
 // Pixels per tile of a single 16-channel block (a group of 16 output
@@ -118,21 +141,37 @@ void RowTiles(const GemmRowArgs& a, const std::array<TileFn, N>& tiles, size_t m
   }
 }
 
-template <class Dot>
-void GemmRow(const GemmRowArgs& a) {
-  static constexpr auto kTiles1 = TileTable<Dot, 1>(std::make_index_sequence<TileM1<Dot>::value>());
-  static constexpr auto kTiles2 = TileTable<Dot, 2>(std::make_index_sequence<kTileM>());
-  static constexpr auto kTiles4 = TileTable<Dot, 4>(std::make_index_sequence<TileM4<Dot>::value>());
+// GemmRow's tiles, each tap's last pair whole or half (kHalf: the tiles
+// of the stems read in place). A single block takes up to TileM1 pixels
+// per tile, or kTileM with half pairs (16 tiles fewer to compile).
+template <class Dot, bool kHalf>
+struct GemmTiles {
+  static constexpr auto k1 =
+      TileTable<Dot, 1, kHalf>(std::make_index_sequence<kHalf ? kTileM : TileM1<Dot>::value>());
+  static constexpr auto k2 = TileTable<Dot, 2, kHalf>(std::make_index_sequence<kTileM>());
+  static constexpr auto k4 = TileTable<Dot, 4, kHalf>(std::make_index_sequence<TileM4<Dot>::value>());
+  static constexpr size_t kM1 = kHalf ? kTileM : TileM1<Dot>::value;
+};
+
+template <class Dot, bool kHalf>
+void GemmRowTiles(const GemmRowArgs& a) {
+  using T = GemmTiles<Dot, kHalf>;
   const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
   const size_t ld = a.nblocks * 16;
   size_t nb = 0;
   if (TileM4<Dot>::value != 0) {
     for (; nb + 4 <= a.nblocks; nb += 4) {
-      RowTiles(a, kTiles4, TileM4<Dot>::value, nb, block_stride, ld);
+      RowTiles(a, T::k4, TileM4<Dot>::value, nb, block_stride, ld);
     }
   }
-  for (; nb + 2 <= a.nblocks; nb += 2) RowTiles(a, kTiles2, kTileM, nb, block_stride, ld);
-  if (nb < a.nblocks) RowTiles(a, kTiles1, TileM1<Dot>::value, nb, block_stride, ld);
+  for (; nb + 2 <= a.nblocks; nb += 2) RowTiles(a, T::k2, kTileM, nb, block_stride, ld);
+  if (nb < a.nblocks) RowTiles(a, T::k1, T::kM1, nb, block_stride, ld);
+}
+
+template <class Dot>
+void GemmRow(const GemmRowArgs& a) {
+  if (a.half_last) return GemmRowTiles<Dot, true>(a);
+  GemmRowTiles<Dot, false>(a);
 }
 
 // The compute-peak loops of the benchmark: `step` on 24 independent
