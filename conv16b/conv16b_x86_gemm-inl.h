@@ -21,16 +21,15 @@ namespace {
 // Pixel m's source pair in Tile: base[m / 9] plus 0 .. 8 pixel strides
 // (stride[0] = one), each one x86 address (a base, one of 4 stride
 // registers times 1, 2, 4 or 8), so 28 pixels take 8 general registers,
-// not 28 offsets (most of them spilled); with NV > 1 (at most 12 pixels)
-// base[0] + m strides.
+// not 28 offsets (most of them spilled; 12 x 2 tiles with an offset per
+// pixel reloaded two from the stack in every pair).
 template <int M, int NV>
 __attribute__((always_inline)) inline const uint16_t* PixelAt(const char* const* base,
                                                              const size_t* stride, int m) {
   constexpr int kIndex[9] = {0, 0, 0, 1, 0, 2, 1, 3, 0};
   constexpr size_t kScale[9] = {0, 1, 2, 1, 4, 1, 2, 1, 8};
   const int r = m % 9;
-  const char* at = NV == 1 ? base[m / 9] + (r == 0 ? 0 : stride[kIndex[r]] * kScale[r])
-                           : base[0] + m * stride[0];
+  const char* at = base[m / 9] + (r == 0 ? 0 : stride[kIndex[r]] * kScale[r]);
   return reinterpret_cast<const uint16_t*>(at);
 }
 
@@ -47,7 +46,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
-  constexpr int kBases = NV == 1 ? (M + 8) / 9 : 1;
+  constexpr int kBases = (M + 8) / 9;
   const size_t ps = a.pixel_stride * sizeof(uint16_t);
   const size_t stride[4] = {ps, 3 * ps, 5 * ps, 7 * ps};
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
