@@ -295,6 +295,7 @@ class NhwcGemmF32 : public Algorithm {
       }
       for (size_t oy = 0; oy < p.dstH; ++oy) {
         const ptrdiff_t top = static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
+        TapRows(p, oy, &a.ky_begin, &a.ky_end);
         if (direct_) {
           a.offset = 0;
           a.weight = in_place_ ? dot_.data() : packed_.data();
@@ -306,7 +307,11 @@ class NhwcGemmF32 : public Algorithm {
           if (done < p.dstC) store_(geo_, e, sums + done, cpad_, n, oy, done, p.dstC - done, dst);
           continue;
         }
+        // Only the kernel rows inside the image are filled; the rows skip
+        // the others (TapRows), whose pointers stay valid but unread.
         for (size_t ky = 0; ky < p.kernelY; ++ky) {
+          rows[ky] = ring;
+          if (ky < a.ky_begin || ky >= a.ky_end) continue;
           const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
           const size_t slot = static_cast<size_t>(((y % span) + span) % span);
           float* row = ring + slot * row_floats_;
@@ -316,7 +321,6 @@ class NhwcGemmF32 : public Algorithm {
           }
           rows[ky] = row;
         }
-        TapRows(p, oy, &a.ky_begin, &a.ky_end);
         if (depthwise_) {
           a.offset = 0;
           a.weight = packed_.data();
@@ -353,14 +357,10 @@ class NhwcGemmF32 : public Algorithm {
   static constexpr size_t kMaxDirectRows = 16;  // kernelY of a direct_ depthwise
   static constexpr size_t kEdgePixels = 8;      // the depthwise tile's pixels
 
-  // Source row y of item n as BF16 values in FP32, zero-padded: [pw][srcC]
-  // (zero outside the image and in the slack).
+  // Source row y (inside the image) of item n as BF16 values in FP32,
+  // zero-padded: [pw][srcC] (zero in the side padding and the slack).
   void FillRow(const uint8_t* src, size_t n, ptrdiff_t y, float* out) const {
     const ConvParams& p = geo_.p;
-    if (y < 0 || y >= static_cast<ptrdiff_t>(p.srcH)) {
-      std::fill(out, out + row_floats_, 0.0f);
-      return;
-    }
     std::fill(out, out + p.padX * p.srcC, 0.0f);
     std::fill(out + (p.padX + p.srcW) * p.srcC, out + row_floats_, 0.0f);
     float* mid = out + p.padX * p.srcC;

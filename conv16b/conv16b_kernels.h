@@ -70,7 +70,9 @@ struct GemmRowF32Args {
   const uint16_t* const* rows16 = nullptr;
   size_t offset, pixel_stride, kx_stride;  // elements
   size_t kernel_y, kernel_x, channels;
-  size_t ky_begin = 0, ky_end = SIZE_MAX;  // as GemmRowArgs (GEMM rows only)
+  // As GemmRowArgs; the depthwise rows skip the kernel rows outside too,
+  // except the paired-row 3x3 dot tiles, which read rows16's zero rows.
+  size_t ky_begin = 0, ky_end = SIZE_MAX;
   const float* weight;
   // With rows16, for the rows that split each BF16 source vector into its
   // even and odd channels (x86_f32::DepthwiseTileBf16x2): the weights as

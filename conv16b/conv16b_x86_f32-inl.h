@@ -377,6 +377,11 @@ struct TileRows {
   const Src* Row(size_t ky) const { return ky < 16 ? first[ky] : rows[ky] + offset; }
 };
 
+// The kernel rows a depthwise row sums, [ky_begin, KyEnd(a)): the others
+// read only padding rows for this output row (TapRows; ref::direct skips
+// those taps too) and are not formed (the FP32 ring does not fill them).
+inline size_t KyEnd(const GemmRowF32Args& a) { return a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y; }
+
 // Depthwise: M pixels x every channel, one vector of channels at a time;
 // each tap's weights are loaded once for the M pixels. Taps in (ky, kx)
 // order like the reference (a product of BF16 values is exact, so FMA
@@ -394,8 +399,8 @@ void DepthwiseTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
     const T init = sink.Init(c);
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = init;
-    const float* w = a.weight + c;
-    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    const float* w = a.weight + a.ky_begin * a.kernel_x * channels + c;
+    for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
       const Src* s = src.Row(ky) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
         const T wv = V::Load(w);
@@ -464,8 +469,8 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
   const size_t channels = a.channels, ps = a.pixel_stride, psb = ps * sizeof(uint16_t);
   Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
                                                 T* acc1) __attribute__((always_inline)) {
-    const uint16_t* w = a.weight16 + c;
-    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    const uint16_t* w = a.weight16 + a.ky_begin * a.kernel_x * channels + c;
+    for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
       const uint16_t* s = src.Row(ky) + c;
       for (size_t kx = 0; kx < a.kernel_x; ++kx, w += channels, s += a.kx_stride) {
         const T wr = V::LoadPairs(w);
@@ -498,7 +503,7 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
   const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
   Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
                                                 T* acc1) __attribute__((always_inline)) {
-    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
       // Column i at b[i / 3] + (i % 3) * csb bytes (as in Tile).
       const char* b[(kColumns + 2) / 3];
 #pragma GCC unroll 6
@@ -657,7 +662,7 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
     const T init = sink.Init(c);
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = init;
-    for (size_t ky = 0; ky < a.kernel_y; ++ky) {
+    for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
       // Pixel i's vector at b[i / 3] + (i % 3) * stride bytes: base +
       // index * {1, 2} addresses from a few registers (as in Tile).
       const char* b[(M + K + 1) / 3];
