@@ -33,6 +33,24 @@ __attribute__((always_inline)) inline const uint16_t* PixelAt(const char* const*
   return reinterpret_cast<const uint16_t*>(at);
 }
 
+// One pair of K for Tile's M pixels: the NV weight vectors at w, each
+// pixel's pair broadcast (kHalf: its first value only, Dot::BroadcastLow).
+template <class Dot, int M, int NV, bool kHalf>
+__attribute__((always_inline)) inline void PairStep(__m512 (&acc)[M][NV], const char* const* base,
+                                                    const size_t* stride, const uint16_t* w,
+                                                    size_t block_stride) {
+  typename Dot::W wv[NV];
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
+#pragma GCC unroll 28
+  for (int m = 0; m < M; ++m) {
+    const uint16_t* p = PixelAt<M, NV>(base, stride, m);
+    const typename Dot::S sv = kHalf ? Dot::BroadcastLow(p) : Dot::Broadcast(p);
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
+  }
+}
+
 // Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
 // in registers (6 x 4, 12 x 2 or 28 x 1 of the 32 zmm registers). kHalf:
 // each tap's last pair holds one value (GemmRowArgs::half_last).
@@ -57,34 +75,14 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
       const char* base[kBases];
 #pragma GCC unroll 4
       for (int j = 0; j < kBases; ++j) base[j] = s + j * 9 * stride[0];
-      // The tap's pairs; with kHalf the last one holds one value
-      // (Dot::BroadcastLow). Written out twice: a lambda for the pair kept
-      // acc in memory.
+      // The tap's pairs; with kHalf the last one holds one value.
       const size_t full = a.pairs - (kHalf ? 1 : 0);
       for (size_t p = 0; p < full; ++p, w += 32) {
-        typename Dot::W wv[NV];
-#pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
-#pragma GCC unroll 28
-        for (int m = 0; m < M; ++m) {
-          const typename Dot::S sv = Dot::Broadcast(PixelAt<M, NV>(base, stride, m));
-#pragma GCC unroll 4
-          for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
-        }
+        PairStep<Dot, M, NV, false>(acc, base, stride, w, block_stride);
 #pragma GCC unroll 4
         for (int j = 0; j < kBases; ++j) base[j] += 4;
       }
-      if constexpr (kHalf) {
-        typename Dot::W wv[NV];
-#pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
-#pragma GCC unroll 28
-        for (int m = 0; m < M; ++m) {
-          const typename Dot::S sv = Dot::BroadcastLow(PixelAt<M, NV>(base, stride, m));
-#pragma GCC unroll 4
-          for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
-        }
-      }
+      if constexpr (kHalf) PairStep<Dot, M, NV, true>(acc, base, stride, w, block_stride);
     }
   }
 #pragma GCC unroll 28
