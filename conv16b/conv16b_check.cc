@@ -191,7 +191,7 @@ absl::StatusOr<std::vector<float>> Run(const Problem& pr, absl::string_view name
                                          pr.params.empty() ? nullptr : pr.params.data()));
   const size_t count = pr.batch * pr.p.dstC * pr.p.dstH * pr.p.dstW;
   std::vector<uint8_t> dst(count * (pr.p.dstT == DataType::k16b ? 2 : 4) + 64, 0xA5);
-  std::vector<uint8_t> buf(with_buf ? conv->ExternalBufferSize() : 0, 0x5A);
+  std::vector<uint8_t> buf(with_buf ? conv->ExternalBufferSize() : 0, 0xFF);
   SYNOPS_RETURN_IF_ERROR(conv->Forward(pr.src.data(), with_buf ? buf.data() : nullptr, dst.data()));
   const size_t bytes = count * (pr.p.dstT == DataType::k16b ? 2 : 4);
   for (size_t i = bytes; i < dst.size(); ++i) {

@@ -47,7 +47,8 @@ struct Oracle {
 Oracle ComputeOracle(const Problem& problem);
 
 // Runs the problem with algorithm `name` ("" = Convolution16b::Create's choice);
-// the output converted to FP32 if BF16. `with_buf`: pass an external buffer.
+// the output converted to FP32 if BF16. `with_buf`: pass an external buffer,
+// every byte 0xFF (NaN wherever a kernel reads scratch it has not written).
 absl::StatusOr<std::vector<float>> Run(const Problem& problem, absl::string_view name,
                                        bool with_buf = true);
 
