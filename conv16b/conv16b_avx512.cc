@@ -178,6 +178,23 @@ void Im2Row(const Im2RowArgs& a) {
 
 }  // namespace
 
+bool AllFiniteBf16Avx512(const uint16_t* p, size_t n) {
+  // (v & 0x7F80) never exceeds 0x7F80: their maximum is 0x7F80 only if
+  // some value's exponent is all ones.
+  const __m512i exponent = _mm512_set1_epi16(0x7F80);
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    a0 = _mm512_max_epu16(a0, _mm512_and_si512(_mm512_loadu_si512(p + i), exponent));
+    a1 = _mm512_max_epu16(a1, _mm512_and_si512(_mm512_loadu_si512(p + i + 32), exponent));
+  }
+  for (; i < n; i += 32) {
+    const __mmask32 m = n - i >= 32 ? ~__mmask32{0} : (__mmask32{1} << (n - i)) - 1;
+    a0 = _mm512_max_epu16(a0, _mm512_and_si512(_mm512_maskz_loadu_epi16(m, p + i), exponent));
+  }
+  return _mm512_cmpeq_epi16_mask(_mm512_max_epu16(a0, a1), exponent) == 0;
+}
+
 void Im2RowAvx512(const Im2RowArgs& a) {
   const bool one_chunk = a.kp == 32 && a.npieces <= 4;
   if (a.nseg <= kMaxSegments && a.seg_width == 16) {

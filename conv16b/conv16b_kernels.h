@@ -255,6 +255,9 @@ void StridedDepthwiseRowAvx512(const GemmRowF32Args& args);
 // conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
 void GemmRowAvx512(const GemmRowArgs& args);
 void Im2RowAvx512(const Im2RowArgs& args);
+// conv16b_avx512.cc: whether none of the n BF16 values is an infinity or
+// a NaN (an exponent of all ones).
+bool AllFiniteBf16Avx512(const uint16_t* p, size_t n);
 // conv16b_avx512.cc: the block's row of output (n, oy) straight to dst
 // (bias, activation, type; NHWC with a vector activation), else via a.sums
 // and StoreOutput.

@@ -704,6 +704,37 @@ TEST(Conv16bKernels, PlanarRowToF32RoundsLikeSpec) {
 #endif
 }
 
+// The stems' finiteness scan (whole last pairs only without Inf or NaN)
+// finds one non-finite value at any position of any length: both unrolled
+// vectors and the masked tail; the largest finite exponent, denormals and
+// negative values are finite. The values past n (an Inf) are not read.
+TEST(Conv16bKernels, AllFiniteFindsEveryInfAndNan) {
+#if defined(__x86_64__)
+  if (!CpuSupports(Isa::kAvx512)) GTEST_SKIP() << "needs AVX-512";
+  std::mt19937 rng(3);
+  for (size_t n : {0, 1, 31, 32, 33, 63, 64, 65, 100, 130}) {
+    std::vector<uint16_t> v(n + 40, 0x7F80);
+    for (size_t i = 0; i < n; ++i) {
+      // Finite: exponents 0 (denormal, zero) to 0xFE, either sign.
+      v[i] = static_cast<uint16_t>((rng() & 0x807F) | ((rng() % 0xFF) << 7));
+    }
+    if (n > 0) v[rng() % n] = 0x7F7F;  // the largest finite
+    ASSERT_TRUE(conv16b_internal::AllFiniteBf16Avx512(v.data(), n)) << n;
+    for (size_t at = 0; at < n; ++at) {
+      for (int bad : {0x7F80, 0xFF80, 0x7FC0, 0xFF81, 0x7F81}) {
+        const uint16_t keep = v[at];
+        v[at] = static_cast<uint16_t>(bad);
+        ASSERT_FALSE(conv16b_internal::AllFiniteBf16Avx512(v.data(), n))
+            << n << " at " << at << " " << bad;
+        v[at] = keep;
+      }
+    }
+  }
+#else
+  GTEST_SKIP() << "x86 kernels";
+#endif
+}
+
 // The GEMM row's fused epilogue (NHWC dst, the activations of a few FP32
 // operations) stores exactly what the row of sums and StoreRow store, bit
 // for bit, with NaN, infinities, BF16 ties and denormals among the sums:
