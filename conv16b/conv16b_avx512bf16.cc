@@ -30,6 +30,14 @@ struct Bf16Dot {
     return {(__m512bh)_mm512_maskz_broadcastw_epi16(0x55555555, _mm_loadu_si16(p))};
   }
   static __m512 Accumulate(__m512 acc, S s, W w) { return _mm512_dpbf16_ps(acc, w.v, s.v); }
+  // Accumulate(acc, Broadcast(p), w) as one vdpbf16ps with an embedded
+  // broadcast of the pair at p (GCC keeps the vpbroadcastd apart).
+  static __m512 AccumulateAt(__m512 acc, const uint16_t* p, W w) {
+    asm("vdpbf16ps %2%{1to16%}, %1, %0"
+        : "+v"(acc)
+        : "v"(w.v), "m"(*reinterpret_cast<const uint32_t*>(p)));
+    return acc;
+  }
 };
 
 // 16 or 32 values rounded with vcvtne2ps2bf16, which flushes denormal
