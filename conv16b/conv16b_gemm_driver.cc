@@ -279,9 +279,16 @@ class NhwcGemmF32 : public Algorithm {
       a.fused = &fused;
     }
     const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
-    if (direct_) {  // DirectRow's zero row
+    if (direct_) {
+      // DirectRow's zero row, and its edge copies' zeros (the padding
+      // columns and the slack, the same for every row: a row's copy
+      // writes only its image columns).
       uint16_t* zero = reinterpret_cast<uint16_t*>(ring);
       std::fill(zero, zero + row_floats_, uint16_t{0});
+      for (size_t slot = 0; slot < span_; ++slot) {
+        uint16_t* edge = Edge(ring, slot);
+        std::fill(edge, edge + (left_cols_ + right_cols_) * p.srcC + 2 * kSlack, uint16_t{0});
+      }
     }
     for (size_t n = 0; n < geo_.batch; ++n) {
       std::fill(tag.begin(), tag.end(), PTRDIFF_MIN);
@@ -381,6 +388,11 @@ class NhwcGemmF32 : public Algorithm {
     planar_(image + static_cast<size_t>(y) * p.srcW * es, f32, p.srcH * p.srcW, p.srcC, p.srcW, mid);
   }
 
+  // Ring slot `slot`'s edge copies (DirectRow): its second half.
+  uint16_t* Edge(float* ring, size_t slot) const {
+    return reinterpret_cast<uint16_t*>(ring + slot * row_floats_) + row_floats_;
+  }
+
   size_t RingFloats() const {
     const ConvParams& p = geo_.p;
     return merge_ > 1 ? (merge_ - 1) * p.srcW * p.srcC + row_floats_ : span_ * row_floats_;
@@ -443,13 +455,14 @@ class NhwcGemmF32 : public Algorithm {
       mid[ky] = xl_ < xr_ ? row + (xl_ * p.strideX - p.padX) * p.srcC : zero;
       const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
       const size_t slot = static_cast<size_t>(((y % span) + span) % span);
-      uint16_t* edge = reinterpret_cast<uint16_t*>(ring + slot * row_floats_) + row_floats_;
+      uint16_t* edge = Edge(ring, slot);
       uint16_t* edge_right = edge + left_cols_ * p.srcC + kSlack;
       left[ky] = edge;
       right[ky] = edge_right;
       if (tag[slot] == y) continue;
       tag[slot] = y;
-      // Columns [col0, col0 + cols) of the row to out, zero outside it.
+      // Columns [col0, col0 + cols) of the row to out; the columns outside
+      // the image stay zero (Forward).
       const auto copy = [&](ptrdiff_t col0, size_t cols, uint16_t* out) {
         // The image columns [lo, hi) of it, possibly none: with a large
         // stride (or a whole row copied) the columns can lie entirely in
@@ -457,12 +470,10 @@ class NhwcGemmF32 : public Algorithm {
         const ptrdiff_t lo = std::max<ptrdiff_t>(col0, 0);
         const ptrdiff_t hi = std::min<ptrdiff_t>(col0 + static_cast<ptrdiff_t>(cols), p.srcW);
         const size_t lead = std::min(static_cast<size_t>(lo - col0), cols) * p.srcC;
-        const size_t count = hi > lo ? static_cast<size_t>(hi - lo) * p.srcC : 0;
-        std::fill(out, out + lead, uint16_t{0});
-        if (count > 0) {
-          std::memcpy(out + lead, row + static_cast<size_t>(lo) * p.srcC, count * sizeof(uint16_t));
+        if (hi > lo) {
+          std::memcpy(out + lead, row + static_cast<size_t>(lo) * p.srcC,
+                      static_cast<size_t>(hi - lo) * p.srcC * sizeof(uint16_t));
         }
-        std::fill(out + lead + count, out + cols * p.srcC + kSlack, uint16_t{0});
       };
       const ptrdiff_t pad = static_cast<ptrdiff_t>(p.padX);
       copy(-pad, left_cols_, edge);
