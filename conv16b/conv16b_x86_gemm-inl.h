@@ -80,21 +80,22 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
   const size_t ps = a.pixel_stride * sizeof(uint16_t);
   const size_t stride[4] = {ps, 3 * ps, 5 * ps, 7 * ps};
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
-  // The taps in (ky, kx) order: their weights follow each other; each
-  // tap's source starts kx_stride after the previous, the next kernel
-  // row's ky_stride - kernel_x * kx_stride after the last tap.
+  // The taps in (ky, kx) order, walked by running pointers (their weights
+  // follow each other; products of ky, kx and a.pairs per tap had put the
+  // addresses on the stack), each advanced only while a tap follows: no
+  // pointer is formed past the source.
   const size_t full = a.pairs - (kHalf ? 1 : 0);  // with kHalf the last one holds one value
   const uint16_t* w = weight + a.ky_begin * a.kernel_x * a.pairs * 32;
-  const char* tap = reinterpret_cast<const char*>(src + a.ky_begin * a.ky_stride);
-  const size_t kx_step = a.kx_stride * sizeof(uint16_t);
-  // Negative when a kernel row is one tap of no ky_stride (gathered rows).
-  const ptrdiff_t ky_step = static_cast<ptrdiff_t>(a.ky_stride * sizeof(uint16_t)) -
-                            static_cast<ptrdiff_t>(a.kernel_x * kx_step);
-  for (size_t ky = a.ky_begin; ky < ky_end; ++ky, tap += ky_step) {
-    for (size_t kx = 0; kx < a.kernel_x; ++kx, tap += kx_step) {
+  const size_t ky_bytes = a.ky_stride * sizeof(uint16_t), kx_bytes = a.kx_stride * sizeof(uint16_t);
+  const char* row = reinterpret_cast<const char*>(src + a.ky_begin * a.ky_stride);
+  for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
+    const char* tap = row;
+    for (size_t kx = 0; kx < a.kernel_x; ++kx) {
       const char* base[kBases];
+      base[0] = tap;
+      if (kx + 1 < a.kernel_x) tap += kx_bytes;
 #pragma GCC unroll 4
-      for (int j = 0; j < kBases; ++j) base[j] = tap + j * 9 * stride[0];
+      for (int j = 1; j < kBases; ++j) base[j] = base[0] + j * 9 * stride[0];
       for (size_t p = 0; p < full; ++p, w += 32) {
         PairStep<Dot, M, NV, false>(acc, base, stride, w, block_stride);
 #pragma GCC unroll 4
@@ -105,6 +106,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
         w += 32;
       }
     }
+    if (ky + 1 < ky_end) row += ky_bytes;
   }
 #pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
