@@ -226,7 +226,7 @@ class NhwcIm2Row : public PackedGemm {
     a.width = p.dstW;
     a.out = reinterpret_cast<float*>(cursor);
     Im2RowArgs im{};
-    if (InPlace(geo_)) {
+    if (!gather_) {
       a.pixel_stride = p.strideX * pad_.cp;
       a.ky_stride = p.dilationY * pad_.pw * pad_.cp;
       a.kx_stride = 0;
@@ -245,11 +245,11 @@ class NhwcIm2Row : public PackedGemm {
     }
     for (size_t n = 0; n < geo_.batch; ++n) {
       pad_.Fill(geo_, src, n, padded);
-      if (InPlace(geo_) && p.kernelX * geo_.icg % 2 != 0) {
+      if (!gather_ && HalfPair(geo_)) {
         a.half_last = !AllFiniteBf16Avx512(padded, pad_.Bytes() / sizeof(uint16_t));
       }
       RunRows(n, a, row_, store_, e, dst, [&](size_t oy, size_t gr) {
-        if (InPlace(geo_)) {
+        if (!gather_) {
           a.src = padded + oy * p.strideY * pad_.pw * pad_.cp;
           return;
         }
@@ -264,6 +264,8 @@ class NhwcIm2Row : public PackedGemm {
   static bool InPlace(const Geometry& g) { return g.p.group == 1 && g.p.dilationX == 1; }
   // The K rows of one kernel row read in place: a run of kernelX pixels.
   static size_t RowK(const Geometry& g) { return RoundUp(g.p.kernelX * g.icg, 2); }
+  // Whether that run's last pair holds one value of the window.
+  static bool HalfPair(const Geometry& g) { return RowK(g) != g.p.kernelX * g.icg; }
   // The gathered im2row rows of one output row, or in place the zero
   // guard after the padded source (the second value of the last row's
   // last pair read whole).
