@@ -114,8 +114,15 @@ struct Avx512Bf16Dot : Avx512Bf16F32 {
   // within 128-bit blocks).
   static constexpr bool kPairDot = true;
   static void LoadPair(const uint16_t* a, const uint16_t* b, T* lo, T* hi) {
-    const __m512i va = _mm512_loadu_si512(a);
-    const __m512i vb = b != nullptr ? _mm512_loadu_si512(b) : _mm512_setzero_si512();
+    const __m512 va = _mm512_castsi512_ps(_mm512_loadu_si512(a));
+    Pair(va, b != nullptr ? _mm512_castsi512_ps(_mm512_loadu_si512(b)) : Zero(), lo, hi);
+  }
+  // 32 BF16 channels as one vector for Pair (LoadPairs keeps its load out
+  // of the instructions that use it, which here cost a store and reload).
+  static T Load32(const uint16_t* p) { return _mm512_castsi512_ps(_mm512_loadu_si512(p)); }
+  // LoadPair of two vectors of 32 BF16 channels (Zero() for zeros).
+  static void Pair(T a, T b, T* lo, T* hi) {
+    const __m512i va = _mm512_castps_si512(a), vb = _mm512_castps_si512(b);
     *lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(va, vb));
     *hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(va, vb));
   }

@@ -269,6 +269,9 @@ std::vector<Case> Grid() {
   // 3x3 at stride 1 with 2 x 32 + 16 channels (the paired tile's last 16
   // channels, stored by the fused epilogue) over two 8-pixel tiles.
   add(1, Params(80, 4, 16, 80, 3, 3, 1, 1, 1, 80));
+  // 3x3 at stride 2 (the paired stride-2 tiles) over 15 pixels in place:
+  // tiles of 8 and 7 pixels, the last ending dst, with 32 + 16 channels.
+  add(1, Params(48, 5, 31, 48, 3, 3, 2, 1, 0, 48));
   // 7x7 at stride 1 (the 7-pixel sliding tile): 48 channels (a pair of
   // vectors and a single one) with edge segments around 16 middle pixels,
   // and 32 without padding (14 output pixels in place, two whole tiles).
@@ -383,7 +386,10 @@ TEST_P(Conv16bAlgorithm, EveryActivation) {
   std::mt19937 rng(7);
   const Case shapes[] = {{1, Params(20, 6, 9, 35, 3, 3, 1, 1, 1)},
                          {2, Params(24, 7, 8, 24, 3, 3, 1, 1, 1, 24)},
-                         {1, Params(32, 5, 18, 20, 3, 3, 1, 1, 1)}};
+                         {1, Params(32, 5, 18, 20, 3, 3, 1, 1, 1)},
+                         // The stride-2 paired tiles of the grid's case,
+                         // fused stores included: a 7-pixel tile ends dst.
+                         {1, Params(48, 5, 31, 48, 3, 3, 2, 1, 0, 48)}};
   for (const Case& c : shapes) {
     for (int a = 0; a < kActivationCount; ++a) {
       // Both output types for every activation and format: the stores

@@ -492,7 +492,8 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
 }
 
 // Prefetches into L1 the n columns of `bytes` past p, `stride` bytes apart:
-// the next tile's columns of the same channels (DepthwiseSlideTileBf16x2).
+// the next tile's columns of the same channels (the sliding and stride-2
+// paired tiles).
 // A tile's loads walk its columns at the pixel stride, one load per line
 // per vector of channels, which the hardware prefetchers do not follow; at
 // stride 2 each tile waited for its lines from L2 or L3 (Zen 5, 3x3 s2 96ch
@@ -624,8 +625,7 @@ __attribute__((noinline)) void DepthwisePairTile16(const GemmRowF32Args& a, size
 // registers. The sums are in the unpack order (V::FromPairOrder puts them
 // back); per pixel, taps (0, kx) + (1, kx) for kx = 0, 1, 2, then (2, kx).
 // Used at stride 1 (Zen 5: 3x3 32ch 112 87 -> 98 GFLOP/s, 144ch 56 83 ->
-// 88, 512ch 14 87 -> 99); at stride 2 its 17 column pairs per 8 pixels
-// ran no faster than DepthwiseSlideTileBf16x2 (69 and 64-70).
+// 88, 512ch 14 87 -> 99); at stride 2 DepthwiseStride2PairTile instead.
 template <class V, class Sink, int S, int M>
 void DepthwisePairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
@@ -662,6 +662,105 @@ void DepthwisePairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1)
     }
   }
   if (c < c1) DepthwisePairTile16<V, Sink, S, M>(a, x0, c);
+}
+
+// 3x3 depthwise at stride 2, dilation 1, with both products of each lane
+// (V::kPairDot) and fewer of them than DepthwisePairTile's passes: kernel
+// rows 0 and 1 share a lane (V::Pair of the two rows' vectors of a column;
+// each column pair feeds the pixels whose windows cover it), then row 2
+// pairs columns 2m and 2m + 1 of pixel m (taps (2, 0) and (2, 1)) and takes
+// column 2m + 2 with zeros (tap (2, 2)): per 8 pixels 80 vdpbf16ps and 66
+// shuffles against the split tile's 144 and 102 shift/AND
+// (DepthwiseSlideTileBf16x2) and the two passes' 96 and 68. Two straight
+// phases without a pass loop: DepthwisePairTile at stride 2 compiled to
+// register copies and stack reloads and ran 0.8x the split tile. 2M
+// accumulators + 6 weights + 4 of 32 registers; the next tile's columns
+// prefetched (PrefetchColumns). Zen 5, 3x3 s2 96ch 112x112: 77.6 -> 89.2
+// GFLOP/s against the split tile with its prefetch (oneDNN 82-84 in the
+// same runs). Per pixel and lane, the taps in the order (0, kx) + (1, kx)
+// for kx = 0, 1, 2, (2, 0) + (2, 1), (2, 2); the sums in the pair order
+// (V::FromPairOrder).
+template <class V, class Sink, int M>
+void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
+  using T = typename V::T;
+  constexpr size_t kL = V::kLanes;
+  constexpr int kColumns = 2 * M + 1;
+  static_assert(!Sink::kBiasInSums, "DepthwiseStride2PairTile sums start at zero");
+  const Sink sink(a);
+  const TileRows<uint16_t> src(a.rows16, 3, x0, a.pixel_stride);
+  const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
+  const bool next = x0 + M < a.width;  // another tile follows in this row
+  size_t c = c0;
+  for (; c + 2 * kL <= c1; c += 2 * kL) {
+    T lo[M], hi[M];
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) lo[m] = hi[m] = V::Zero();
+    const uint16_t* w = a.weight16 + c;
+    {
+      // Running column pointers, advanced only while a column follows (the
+      // empty asm: without it the compiler kept one induction variable per
+      // column over the channel loop, and spilled).
+      const uint16_t* r0 = src.Row(0) + c;
+      const uint16_t* r1 = src.Row(1) + c;
+      asm("" : "+r"(r0), "+r"(r1));
+      if (next) {
+        PrefetchColumns(r0, 2 * M * csb, csb, kColumns);
+        PrefetchColumns(r1, 2 * M * csb, csb, kColumns);
+      }
+      T wl[3], wh[3];
+#pragma GCC unroll 3
+      for (int kx = 0; kx < 3; ++kx) {
+        V::Pair(V::Load32(w + kx * channels), V::Load32(w + (3 + kx) * channels), &wl[kx],
+                &wh[kx]);
+      }
+#pragma GCC unroll 17
+      for (int i = 0; i < kColumns; ++i) {
+        T sl, sh;
+        V::Pair(V::Load32(r0), V::Load32(r1), &sl, &sh);
+        if (i + 1 < kColumns) {
+          r0 += cs;
+          r1 += cs;
+        }
+#pragma GCC unroll 3
+        for (int kx = 2; kx >= 0; --kx) {
+          const int m = (i - kx) / 2;
+          if (i >= kx && (i - kx) % 2 == 0 && m < M) {
+            lo[m] = V::DotLanes(sl, wl[kx], lo[m]);
+            hi[m] = V::DotLanes(sh, wh[kx], hi[m]);
+          }
+        }
+      }
+    }
+    {
+      const uint16_t* r2 = src.Row(2) + c;
+      asm("" : "+r"(r2));
+      if (next) PrefetchColumns(r2, 2 * M * csb, csb, kColumns);
+      T pl, ph, zl, zh;
+      V::Pair(V::Load32(w + 6 * channels), V::Load32(w + 7 * channels), &pl, &ph);
+      V::Pair(V::Load32(w + 8 * channels), V::Zero(), &zl, &zh);
+      T x = V::Load32(r2);
+#pragma GCC unroll 8
+      for (int m = 0; m < M; ++m) {
+        const T y = V::Load32(r2 + cs), z = V::Load32(r2 + 2 * cs);
+        if (m + 1 < M) r2 += 2 * cs;
+        T sl, sh;
+        V::Pair(x, y, &sl, &sh);
+        lo[m] = V::DotLanes(sl, pl, lo[m]);
+        hi[m] = V::DotLanes(sh, ph, hi[m]);
+        V::Pair(z, V::Zero(), &sl, &sh);
+        lo[m] = V::DotLanes(sl, zl, lo[m]);
+        hi[m] = V::DotLanes(sh, zh, hi[m]);
+        x = z;
+      }
+    }
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) {
+      T v0, v1;
+      V::FromPairOrder(lo[m], hi[m], &v0, &v1);
+      sink.Store2(x0 + m, c, v0, v1);
+    }
+  }
+  if (c < c1) DepthwisePairTile16<V, Sink, 2, M>(a, x0, c);
 }
 
 template <class V, class = void>
@@ -769,8 +868,9 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
   if constexpr (HasBf16Dot<V>::value) {
     if (a.rows16 != nullptr) {
       static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-      // 3x3 (the most common) at stride 1 or 2: sliding tiles for the
-      // widest tiles (7 and 8 pixels); 7x7 at stride 1: a sliding tile of
+      // 3x3 (the most common) at stride 1 or 2: paired tiles for the
+      // widest tiles (7 and 8 pixels), sliding ones for 3-column kernels
+      // of other heights; 7x7 at stride 1: a sliding tile of
       // 7 pixels (14 accumulators + 14 weights + 3 of 32 registers; with
       // two zero-extended source vectors instead of one split load it
       // spilled and ran at a third of the speed); narrower tiles and
@@ -779,6 +879,15 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
         if (a.kernel_x == 3 && a.kernel_y == 3 && a.pixel_stride == a.kx_stride) {
           static constexpr auto kPair = Pair3Tiles<V, Sink, 1>();
           return DepthwiseTiles<8>(a, kPair.data(), c0, c1);
+        }
+        if (a.kernel_x == 3 && a.kernel_y == 3 && a.pixel_stride == 2 * a.kx_stride) {
+          static constexpr auto kPair2 = [] {
+            auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
+            t[7] = DepthwiseStride2PairTile<V, Sink, 7>;
+            t[8] = DepthwiseStride2PairTile<V, Sink, 8>;
+            return t;
+          }();
+          return DepthwiseTiles<8>(a, kPair2.data(), c0, c1);
         }
       }
       if (a.kernel_x == 3 && a.pixel_stride == a.kx_stride) {
