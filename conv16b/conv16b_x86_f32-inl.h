@@ -493,12 +493,11 @@ void DepthwiseTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c
 
 // Prefetches into L1 the n columns of `bytes` past p, `stride` bytes apart:
 // the next tile's columns of the same channels (the sliding and stride-2
-// paired tiles).
-// A tile's loads walk its columns at the pixel stride, one load per line
-// per vector of channels, which the hardware prefetchers do not follow; at
-// stride 2 each tile waited for its lines from L2 or L3 (Zen 5, 3x3 s2 96ch
-// 112x112: 68.7 -> 76.6 GFLOP/s, 7x7 256ch 14x14 165 -> 170; a standalone
-// loop of the tiles from L3 65 -> 84). Not in the tiles that load per tap
+// paired tiles). A tile's loads walk its columns at the pixel stride, one
+// load per line per vector of channels, which the hardware prefetchers do
+// not follow; at stride 2 each tile waited for its lines from L2 or L3
+// (Zen 5, 3x3 s2 96ch 112x112: 68.7 -> 76.6 GFLOP/s, 7x7 256ch 14x14 165
+// -> 170; a standalone loop of the tiles from L3 65 -> 84). Not in the tiles that load per tap
 // (AVX2 3x3 s2 44.6 -> 42.8, SSE4.1 19.9 -> 17.7) nor the stride-1 pair
 // tiles (3x3 512ch 14x14 107 -> 95): their columns are near enough for the
 // hardware. The addresses are integers: the next tile's last columns may lie
@@ -823,21 +822,13 @@ constexpr auto Bf16x2Tiles(std::index_sequence<kIs...>) {
   return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseTileBf16x2<V, Sink, kIs + 1>...};
 }
 
-// Bf16x2Tiles with the 7- and 8-pixel tiles sliding (3x3, stride S).
-template <class V, class Sink, int S>
-constexpr auto Slide3Tiles() {
+// Bf16x2Tiles with the 7- and 8-pixel tiles replaced by t7 and t8 (the
+// sliding or paired tiles of the widest tiles).
+template <class V, class Sink>
+constexpr auto WideTiles(DepthwiseTileFn t7, DepthwiseTileFn t8) {
   auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-  t[7] = DepthwiseSlideTileBf16x2<V, Sink, 3, S, 7>;
-  t[8] = DepthwiseSlideTileBf16x2<V, Sink, 3, S, 8>;
-  return t;
-}
-
-// Bf16x2Tiles with the 7- and 8-pixel tiles of DepthwisePairTile.
-template <class V, class Sink, int S>
-constexpr auto Pair3Tiles() {
-  auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-  t[7] = DepthwisePairTile<V, Sink, S, 7>;
-  t[8] = DepthwisePairTile<V, Sink, S, 8>;
+  t[7] = t7;
+  t[8] = t8;
   return t;
 }
 
@@ -877,33 +868,30 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
       // other kernels load per tap.
       if constexpr (HasPairDot<V>::value) {
         if (a.kernel_x == 3 && a.kernel_y == 3 && a.pixel_stride == a.kx_stride) {
-          static constexpr auto kPair = Pair3Tiles<V, Sink, 1>();
+          static constexpr auto kPair = WideTiles<V, Sink>(DepthwisePairTile<V, Sink, 1, 7>,
+                                                           DepthwisePairTile<V, Sink, 1, 8>);
           return DepthwiseTiles<8>(a, kPair.data(), c0, c1);
         }
         if (a.kernel_x == 3 && a.kernel_y == 3 && a.pixel_stride == 2 * a.kx_stride) {
-          static constexpr auto kPair2 = [] {
-            auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-            t[7] = DepthwiseStride2PairTile<V, Sink, 7>;
-            t[8] = DepthwiseStride2PairTile<V, Sink, 8>;
-            return t;
-          }();
+          static constexpr auto kPair2 = WideTiles<V, Sink>(
+              DepthwiseStride2PairTile<V, Sink, 7>, DepthwiseStride2PairTile<V, Sink, 8>);
           return DepthwiseTiles<8>(a, kPair2.data(), c0, c1);
         }
       }
       if (a.kernel_x == 3 && a.pixel_stride == a.kx_stride) {
-        static constexpr auto kSlide = Slide3Tiles<V, Sink, 1>();
+        static constexpr auto kSlide = WideTiles<V, Sink>(
+            DepthwiseSlideTileBf16x2<V, Sink, 3, 1, 7>, DepthwiseSlideTileBf16x2<V, Sink, 3, 1, 8>);
         return DepthwiseTiles<8>(a, kSlide.data(), c0, c1);
       }
       if (a.kernel_x == 3 && a.pixel_stride == 2 * a.kx_stride) {
-        static constexpr auto kSlide = Slide3Tiles<V, Sink, 2>();
+        static constexpr auto kSlide = WideTiles<V, Sink>(
+            DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 7>, DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 8>);
         return DepthwiseTiles<8>(a, kSlide.data(), c0, c1);
       }
       if (a.kernel_x == 7 && a.pixel_stride == a.kx_stride) {
-        static constexpr auto kSlide7 = [] {
-          auto t = Bf16x2Tiles<V, Sink>(std::make_index_sequence<8>());
-          t[7] = DepthwiseSlideTileBf16x2<V, Sink, 7, 1, 7>;
-          return t;
-        }();
+        // DepthwiseTiles<7> never takes the 8-pixel tile.
+        static constexpr auto kSlide7 = WideTiles<V, Sink>(
+            DepthwiseSlideTileBf16x2<V, Sink, 7, 1, 7>, DepthwiseTileBf16x2<V, Sink, 8>);
         return DepthwiseTiles<7>(a, kSlide7.data(), c0, c1);
       }
       return DepthwiseTiles<8>(a, kTiles.data(), c0, c1);
