@@ -137,19 +137,27 @@ class NhwcGemm : public PackedGemm {
 // sources without widening them, Avx512Bf16Dot) every BF16 NHWC
 // depthwise reads the source this way, stride 1 included, and a row too
 // narrow for a middle segment reads one zero-padded copy of all its columns;
-// those rows take the weights as BF16 values in the low half of each 32-bit
-// lane (dot_), the FP32 ring's as FP32 (packed_).
+// with `dot` those rows take the weights as BF16 values in the low half of
+// each 32-bit lane (dot_), else as FP32 like the FP32 ring's (packed_).
+// MakeNhwcDepthwiseWiden sets `in_place` without `dot` for kernels 3, 5 or
+// 7 columns wide: the AVX2 and SSE4.1 sliding tiles widen each source
+// vector as they load it (a 128-bit broadcast and a byte shuffle for AVX2)
+// instead of reading the FP32 ring, and the rows are not widened first
+// (Sapphire Rapids, SYNOPS_MAX_ISA=avx2, best of 3-4 rounds: 3x3 32ch
+// 112x112 43 -> 47 GFLOP/s, 144ch 56x56 44 -> 48, 512ch 14x14 43 -> 48;
+// 7x7 256ch 14x14 and SSE4.1 the same).
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
-              RoundRowF32Fn round, bool depthwise, bool in_place = false)
+              RoundRowF32Fn round, bool depthwise, bool in_place = false, bool dot = false)
       : Algorithm(g),
         row_(row),
         store_(store),
         planar_(planar),
         round_(round),
         depthwise_(depthwise),
-        in_place_(in_place) {
+        in_place_(in_place),
+        dot_weights_(dot) {
     const ConvParams& p = g.p;
     nblocks_ = (g.ocg + 15) / 16;
     block_ = p.kernelY * p.kernelX * g.icg * 16;
@@ -213,7 +221,7 @@ class NhwcGemmF32 : public Algorithm {
         packed16_.resize(packed_.size());
         for (size_t i = 0; i < packed_.size(); ++i) packed16_[i] = Fp32ToBf16(packed_[i]);
       }
-      if (in_place_) {
+      if (dot_weights_) {
         // The dot row's weights: each BF16 value in the low half of its
         // 32-bit lane, where vdpbf16ps pairs it with a zero-extended source.
         dot_.assign(packed_.size(), 0.0f);
@@ -305,7 +313,7 @@ class NhwcGemmF32 : public Algorithm {
         TapRows(p, oy, &a.ky_begin, &a.ky_end);
         if (direct_) {
           a.offset = 0;
-          a.weight = in_place_ ? dot_.data() : packed_.data();
+          a.weight = dot_weights_ ? dot_.data() : packed_.data();
           a.weight16 = packed16_.data();
           fused.channel_base = 0;
           DirectRow(src, n, top, ring, tag.data(), fuse ? &fused : nullptr,
@@ -496,7 +504,7 @@ class NhwcGemmF32 : public Algorithm {
   StoreRowFn store_;
   PlanarRowToF32Fn planar_;
   RoundRowF32Fn round_;
-  bool depthwise_, in_place_, direct_ = false;
+  bool depthwise_, in_place_, dot_weights_, direct_ = false;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   size_t merge_ = 1;  // output rows per row call (1x1 convolutions only)
@@ -521,7 +529,15 @@ std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseInPlace(const Geometry& g, GemmRowF32Fn row,
                                                     StoreRowFn store, PlanarRowToF32Fn planar,
                                                     RoundRowF32Fn round) {
-  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, true, true);
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, true, true, true);
+}
+
+std::unique_ptr<Algorithm> MakeNhwcDepthwiseWiden(const Geometry& g, GemmRowF32Fn row,
+                                                  StoreRowFn store, PlanarRowToF32Fn planar,
+                                                  RoundRowF32Fn round) {
+  const size_t kx = g.p.kernelX;
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, true,
+                                       kx == 3 || kx == 5 || kx == 7);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store) {

@@ -60,9 +60,11 @@ struct FusedStoreArgs {
 };
 struct GemmRowF32Args {
   const float* const* rows;
-  // Depthwise with stride or dilation > 1 from a BF16 NHWC source, instead
-  // of `rows`: BF16 rows with the same element layout (pixel_stride,
-  // kx_stride), widened as each tap loads them; rows16[ky] is the first
+  // Depthwise with stride or dilation > 1 from a BF16 NHWC source (any
+  // stride in the in-place rows of MakeNhwcDepthwiseInPlace and
+  // MakeNhwcDepthwiseWiden), instead of `rows`: BF16 rows with the same
+  // element layout (pixel_stride, kx_stride), widened as each tap (or a
+  // sliding tile) loads them; rows16[ky] is the first
   // window column of the call's pixel 0 (in the source itself or in a
   // zero-padded copy of a row's end). A row that multiplies them without
   // widening (a BF16 dot product) takes `weight` as BF16 values in the low

@@ -44,7 +44,7 @@ inline typename V::T ExpClamped(typename V::T x) {
   const auto n = V::Sub(t, magic);
   const auto r = V::NegMulAdd(n, V::Set1(kLn2Lo), V::NegMulAdd(n, V::Set1(kLn2Hi), x));
   auto q = V::Set1(kExpPoly[0]);
-#pragma GCC unroll 6
+#pragma GCC unroll 5
   for (int i = 1; i < 7; ++i) q = V::MulAdd(q, r, V::Set1(kExpPoly[i]));
   return V::AddToExponent(q, t);
 }
@@ -217,7 +217,7 @@ template <class V, class Sink, int M, int NV>
 void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   using T = typename V::T;
   T acc[M][NV];
-#pragma GCC unroll 6
+#pragma GCC unroll 5
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[m][v] = V::Zero();
@@ -232,7 +232,7 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
     T wv[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) wv[v] = V::Load(wt + v * V::kLanes);
-#pragma GCC unroll 6
+#pragma GCC unroll 5
     for (int m = 0; m < M; ++m) {
       const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
 #pragma GCC unroll 4
@@ -256,7 +256,7 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   }
   static_assert(NV % 2 == 0, "Sink::Store2");
   const Sink sink(a);
-#pragma GCC unroll 6
+#pragma GCC unroll 5
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; v += 2) sink.Store2(x0 + m, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
@@ -527,7 +527,7 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
     for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
       // Column i at b[i / 3] + (i % 3) * csb bytes (as in Tile).
       const char* b[(kColumns + 2) / 3];
-#pragma GCC unroll 6
+#pragma GCC unroll 5
       for (int j = 0; j < (kColumns + 2) / 3; ++j) {
         b[j] = reinterpret_cast<const char*>(src.Row(ky) + c + 3 * j * cs);
       }
@@ -771,11 +771,15 @@ struct HasPairDot<V, std::void_t<decltype(V::kPairDot)>> : std::true_type {};
 // source vector of a kernel row is loaded once and feeds the up to K
 // pixels whose window covers it (M + K - 1 loads per kernel row instead
 // of M * K), with the K weights in registers. Pixel m still adds its taps
-// in (ky, kx) order.
-template <class V, class Sink, int K, int M>
+// in (ky, kx) order. Src: FP32 ring rows (a.rows) or BF16 rows read in
+// place (a.rows16, MakeNhwcDepthwiseWiden), each vector widened once as it
+// is loaded (V::WidenBf16).
+template <class V, class Sink, int K, int M, class Src = float>
 void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
-  const size_t channels = a.channels, cp = a.pixel_stride, stride = cp * sizeof(float);
+  constexpr int kColumns = M + K - 1;
+  const size_t channels = a.channels, cs = a.kx_stride * sizeof(Src);
+  const Src* const* rows = SourceRows(a, static_cast<const Src*>(nullptr));
   const Sink sink(a);
   for (size_t c = c0; c < c1; c += V::kLanes) {
     T acc[M];
@@ -783,20 +787,26 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = init;
     for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
-      // Pixel i's vector at b[i / 3] + (i % 3) * stride bytes: base +
+      // Column i's vector at b[i / 3] + (i % 3) * cs bytes: base +
       // index * {1, 2} addresses from a few registers (as in Tile).
-      const char* b[(M + K + 1) / 3];
+      const char* b[(kColumns + 2) / 3];
 #pragma GCC unroll 5
-      for (int j = 0; j < (M + K + 1) / 3; ++j) {
-        b[j] = reinterpret_cast<const char*>(a.rows[ky] + (x0 + 3 * j) * cp + c);
+      for (int j = 0; j < (kColumns + 2) / 3; ++j) {
+        b[j] = reinterpret_cast<const char*>(rows[ky] + x0 * a.pixel_stride + c) + 3 * j * cs;
       }
       const float* w = a.weight + ky * K * channels + c;
       T wv[K];
 #pragma GCC unroll 7
       for (int kx = 0; kx < K; ++kx) wv[kx] = V::Load(w + kx * channels);
 #pragma GCC unroll 14
-      for (int i = 0; i < M + K - 1; ++i) {
-        const T sv = V::LoadU(reinterpret_cast<const float*>(b[i / 3] + (i % 3) * stride));
+      for (int i = 0; i < kColumns; ++i) {
+        const Src* p = reinterpret_cast<const Src*>(b[i / 3] + (i % 3) * cs);
+        T sv;
+        if constexpr (std::is_same_v<Src, float>) {
+          sv = V::LoadU(p);
+        } else {
+          sv = V::WidenBf16(p);
+        }
 #pragma GCC unroll 7
         for (int kx = K - 1; kx >= 0; --kx) {
           // Pixel m = i - kx: the larger kx first, so each pixel's taps
@@ -812,9 +822,10 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
 
 using DepthwiseTileFn = void (*)(const GemmRowF32Args&, size_t, size_t, size_t);
 
-template <class V, class Sink, int K, int M, size_t... kIs>
+template <class V, class Sink, int K, int M, class Src = float, size_t... kIs>
 constexpr auto SlideTiles(std::index_sequence<kIs...>) {
-  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1>...};
+  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{
+      nullptr, DepthwiseSlideTile<V, Sink, K, kIs + 1, Src>...};
 }
 
 template <class V, class Sink, size_t... kIs>
@@ -903,6 +914,21 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
     // accumulators, the tap's two weight vectors, the pixel's two source
     // vectors and the AND mask; 32 (AVX-512) 2 x 8.
     if (a.rows16 != nullptr) {
+      // Stride 1 in place (MakeNhwcDepthwiseWiden: AVX2, SSE4.1; the
+      // AVX-512 strided rows read stride > 1 only): the sliding tiles.
+      if constexpr (V::kLanes <= 8) {
+        if (a.pixel_stride == a.kx_stride) {
+          static constexpr auto k3 =
+              SlideTiles<V, Sink, 3, 8, uint16_t>(std::make_index_sequence<8>());
+          static constexpr auto k5 =
+              SlideTiles<V, Sink, 5, 8, uint16_t>(std::make_index_sequence<8>());
+          static constexpr auto k7 =
+              SlideTiles<V, Sink, 7, 8, uint16_t>(std::make_index_sequence<8>());
+          if (a.kernel_x == 3) return DepthwiseTiles<8>(a, k3.data(), c0, c1);
+          if (a.kernel_x == 5) return DepthwiseTiles<8>(a, k5.data(), c0, c1);
+          if (a.kernel_x == 7) return DepthwiseTiles<8>(a, k7.data(), c0, c1);
+        }
+      }
       constexpr int kM = V::kEvenOddM;
       static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<kM>());
       return DepthwiseTiles<kM>(a, kTiles.data(), c0, c1);
