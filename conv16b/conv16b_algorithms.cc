@@ -3,8 +3,9 @@
 // geometry:
 //
 // x86_64:
-//   1. avx512bf16::nhwc_depthwise_dot  depthwise, BF16 NHWC source, >= 32 channels,
-//                                      a CPU without AMX (full-rate vdpbf16ps)
+//   1. avx512bf16::nhwc_depthwise_dot  depthwise, BF16 NHWC source, >= 32 channels;
+//                                      chosen on a CPU without AMX only (full-rate
+//                                      vdpbf16ps), whatever SYNOPS_MAX_ISA says
 //   2. avx512bf16::nhwc_depthwise_strided  depthwise, BF16 NHWC source, strideX > 1,
 //                                          >= 32 channels, taps <= 4 x strides
 //   3. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
@@ -64,10 +65,11 @@ bool StridedBf16Depthwise(const Geometry& g) {
 
 // Where the AVX512-BF16 depthwise multiplies the BF16 source in place by
 // vdpbf16ps (DotDepthwiseRowAvx512Bf16, every stride): a BF16 NHWC source
-// with at least two vectors of channels, on a CPU where vdpbf16ps runs at
-// the FMA rate. CPUs with AMX run it at half that rate (Sapphire Rapids:
-// `Peak/avx512bf16/vdpbf16ps` 112 against `Peak/avx512/fma` 217 GFLOP/s;
-// oneDNN's brdgmm draws the same line). Measured on an AMD Zen 5 core
+// with at least two vectors of channels; Create takes it on a CPU where
+// vdpbf16ps runs at the FMA rate (FullRateBf16Dot). CPUs with AMX run it
+// at half that rate (Sapphire Rapids: `Peak/avx512bf16/vdpbf16ps` 112
+// against `Peak/avx512/fma` 217 GFLOP/s; oneDNN's brdgmm draws the same
+// line); there tests and synbench still run it. Measured on an AMD Zen 5 core
 // (conv16b_bench, one run, medians of 5 interleaved, GFLOP/s
 // nhwc_depthwise -> this): 3x3 32ch 112x112 46 -> 58, 7x7 256ch 14x14 70
 // -> 96, 3x3 144ch 56x56 46 -> 63, 3x3 512ch 14x14 34 -> 58, 3x3 s2 96ch
@@ -75,8 +77,10 @@ bool StridedBf16Depthwise(const Geometry& g) {
 bool DotBf16Depthwise(const Geometry& g) {
   const ConvParams& p = g.p;
   return IsDepthwise(g) && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
-         p.srcC >= 32 && !GetCpuFeatures().amx_bf16;
+         p.srcC >= 32;
 }
+
+bool FullRateBf16Dot() { return !GetCpuFeatures().amx_bf16; }
 
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 
@@ -114,7 +118,8 @@ std::vector<AlgorithmSpec> SelectionList() {
 #if defined(__x86_64__)
       {"avx512bf16::nhwc_depthwise_dot", Isa::kAvx512Bf16, DotBf16Depthwise,
        Make<MakeNhwcDepthwiseInPlace, DotDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
-            PlanarRowToF32Avx2, RoundRowF32Avx2>},
+            PlanarRowToF32Avx2, RoundRowF32Avx2>,
+       FullRateBf16Dot},
       {"avx512bf16::nhwc_depthwise_strided", Isa::kAvx512Bf16, StridedBf16Depthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
             PlanarRowToF32Avx2, RoundRowF32Avx2>},
@@ -185,7 +190,9 @@ const AlgorithmSpec* FindAlgorithm(absl::string_view name) {
 
 const AlgorithmSpec& SelectAlgorithm(const Geometry& g, const std::function<bool(Isa)>& available) {
   for (const AlgorithmSpec& s : Algorithms()) {
-    if (!s.test_only && available(s.isa) && s.supports(g)) return s;
+    if (s.test_only || !available(s.isa)) continue;
+    if (s.chosen_on_this_cpu != nullptr && !s.chosen_on_this_cpu()) continue;
+    if (s.supports(g)) return s;
   }
   return *FindAlgorithm("ref::direct");
 }

@@ -69,6 +69,10 @@ struct AlgorithmSpec {
   Isa isa;
   bool (*supports)(const Geometry&);
   std::unique_ptr<Algorithm> (*make)(const Geometry&);
+  // Where this returns false Create does not select it: a property of the
+  // hardware that SYNOPS_MAX_ISA does not change (nullptr: none). Tests,
+  // the fuzzer and synbench run it wherever its ISA runs.
+  bool (*chosen_on_this_cpu)() = nullptr;
   // Registered by a test library (RegisterTestAlgorithms): run by tests,
   // the fuzzer and synbench, never selected by Create.
   bool test_only = false;
@@ -80,8 +84,8 @@ const std::vector<AlgorithmSpec>& Algorithms();
 const AlgorithmSpec* FindAlgorithm(absl::string_view name);
 
 // The algorithm Create picks for `g` when `available` says which ISAs may
-// run: the first one that is not test-only, is available and supports `g`
-// (ref::direct supports every geometry).
+// run: the first one that is not test-only, is available, is chosen on
+// this CPU and supports `g` (ref::direct supports every geometry).
 const AlgorithmSpec& SelectAlgorithm(const Geometry& g, const std::function<bool(Isa)>& available);
 
 // Appends test-only algorithms to Algorithms() (from a static initializer

@@ -836,6 +836,28 @@ TEST(Conv16bKernels, FusedEpilogueMatchesStoreRow) {
 #endif
 }
 
+// nhwc_depthwise_dot runs wherever AVX512-BF16 does (tests, the fuzzer,
+// synbench), but Create takes it only on a CPU without AMX, where
+// vdpbf16ps runs at the FMA rate, whatever SYNOPS_MAX_ISA allows.
+TEST(Conv16bSelection, DotDepthwiseChosenWithoutAmxOnly) {
+#if defined(__x86_64__)
+  ConvParams p = Params(32, 8, 8, 32, 3, 3, 1, 1, 1, 32);
+  p.srcT = DataType::k16b;
+  auto g = conv16b_internal::Validate(1, p);
+  ASSERT_TRUE(g.ok());
+  const auto* dot = conv16b_internal::FindAlgorithm("avx512bf16::nhwc_depthwise_dot");
+  ASSERT_NE(dot, nullptr);
+  EXPECT_TRUE(dot->supports(*g));
+  for (Isa max : {Isa::kAvx512Bf16, Isa::kAmxBf16}) {
+    const std::string picked =
+        conv16b_internal::SelectAlgorithm(*g, [max](Isa isa) { return isa <= max; }).name;
+    EXPECT_EQ(picked == "avx512bf16::nhwc_depthwise_dot", !GetCpuFeatures().amx_bf16) << picked;
+  }
+#else
+  GTEST_SKIP() << "x86 algorithms";
+#endif
+}
+
 // The rules of every CPU class, whatever this CPU has: SelectAlgorithm with
 // the ISAs of a simulated x86 class (an ISA tier is available when it is at
 // most the class's tier). So the geometry rules that send problems to AMX
