@@ -827,6 +827,22 @@ TEST(Conv16bKernels, FusedEpilogueMatchesStoreRow) {
               << f.name << " activation " << static_cast<int>(act) << " bf16 " << fused.bf16
               << " pixel " << i / es / p.dstC << " channel " << i / es % p.dstC;
         }
+        if (act != Activation::kRelu || dt != DataType::k16b) continue;
+        // ReLU within the BF16 rounding (kReluPack): ref::direct's
+        // std::max(0.0f, v), so negative sums give +0; NaN stays NaN.
+        for (size_t x = 0; x < kWidth; ++x) {
+          for (size_t oc = 0; oc < kOcg; ++oc) {
+            const float v = src[x] + bias[kBase + oc];
+            uint16_t out;
+            std::memcpy(&out, &got[(x * p.dstC + kBase + oc) * es], es);
+            if (std::isnan(v)) {
+              ASSERT_TRUE(std::isnan(Bf16ToFp32(out))) << f.name << " pixel " << x;
+            } else {
+              ASSERT_EQ(out, Fp32ToBf16(std::max(0.0f, v)))
+                  << f.name << " pixel " << x << " channel " << oc << " sum " << v;
+            }
+          }
+        }
       }
     }
   }

@@ -105,6 +105,14 @@ inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
   }
 }
 
+// Traits with kReluPack (AVX2, SSE4.1) take a template flag on their BF16 stores
+// that applies ReLU to sums not yet activated within the rounding and pack
+// (x > 0 ? x : +0, NaN kept): the fused ReLU stores and StoreNhwc's.
+template <class V, class = void>
+struct HasReluPack : std::false_type {};
+template <class V>
+struct HasReluPack<V, std::void_t<decltype(V::kReluPack)>> : std::true_type {};
+
 // Where a tile's sums go, one or two vectors (2 * kLanes channels) at a
 // time. ToSums: the row of sums, out[x][c] (the depthwise row's ld,
 // its padded channel count, is nblocks * 16 too).
@@ -155,8 +163,11 @@ class ToDst {
     return kBiased ? v : V::Add(v, V::LoadU(bias_ + c));
   }
   void Store1(size_t x, size_t c, typename V::T v) const {
-    v = Activate<V, A>(Biased(v, c), params_, base_ + c);
     const size_t at = x * stride_ + c;
+    if constexpr (kReluPack) {
+      return V::template StoreBf16<true>(reinterpret_cast<uint16_t*>(dst_) + at, Biased(v, c));
+    }
+    v = Activate<V, A>(Biased(v, c), params_, base_ + c);
     if (kBf16) {
       V::StoreBf16(reinterpret_cast<uint16_t*>(dst_) + at, v);
     } else {
@@ -164,9 +175,13 @@ class ToDst {
     }
   }
   void StorePixels2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
+    const size_t at = x * stride_ + c;
+    if constexpr (kReluPack) {
+      uint16_t* p = reinterpret_cast<uint16_t*>(dst_) + at;
+      return V::template StoreBf16Split<true>(p, p + stride_, Biased(v0, c), Biased(v1, c));
+    }
     v0 = Activate<V, A>(Biased(v0, c), params_, base_ + c);
     v1 = Activate<V, A>(Biased(v1, c), params_, base_ + c);
-    const size_t at = x * stride_ + c;
     if (kBf16) {
       uint16_t* p = reinterpret_cast<uint16_t*>(dst_) + at;
       V::StoreBf16Split(p, p + stride_, v0, v1);
@@ -176,9 +191,13 @@ class ToDst {
     }
   }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
+    const size_t at = x * stride_ + c;
+    if constexpr (kReluPack) {
+      return V::template StoreBf16x2<true>(reinterpret_cast<uint16_t*>(dst_) + at, Biased(v0, c),
+                                           Biased(v1, c + V::kLanes));
+    }
     v0 = Activate<V, A>(Biased(v0, c), params_, base_ + c);
     v1 = Activate<V, A>(Biased(v1, c + V::kLanes), params_, base_ + c + V::kLanes);
-    const size_t at = x * stride_ + c;
     if (kBf16) {
       V::StoreBf16x2(reinterpret_cast<uint16_t*>(dst_) + at, v0, v1);
     } else {
@@ -202,6 +221,7 @@ class ToDst {
   }
 
  private:
+  static constexpr bool kReluPack = kBf16 && A == Activation::kRelu && HasReluPack<V>::value;
   const float* bias_;
   const float* params_;
   size_t base_;
@@ -972,17 +992,25 @@ void DepthwiseRow(const GemmRowF32Args& a) {
 // Fp32ToBf16 of SPEC.md §2 on 4 lanes (round to nearest even on the bit
 // pattern; NaN -> quiet NaN of its sign), each BF16 in the low half of
 // its 32-bit lane.
+// kRelu: the rounded bits shifted arithmetically, so a negative value (-0
+// too) is a negative lane, which a pack's unsigned saturation (packus)
+// makes +0: ReLU for sums not yet activated (kReluPack).
+template <bool kRelu = false>
 inline __m128i Bf16Lanes(__m128 v) {
   const __m128i u = _mm_castps_si128(v);
   const __m128i hi = _mm_srli_epi32(u, 16);
   const __m128i lsb = _mm_and_si128(hi, _mm_set1_epi32(1));
-  const __m128i rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb), 16);
+  const __m128i sum = _mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb);
+  const __m128i rounded = kRelu ? _mm_srai_epi32(sum, 16) : _mm_srli_epi32(sum, 16);
   const __m128i quiet = _mm_or_si128(hi, _mm_set1_epi32(0x0040));
   return _mm_blendv_epi8(rounded, quiet, _mm_castps_si128(_mm_cmpunord_ps(v, v)));
 }
 
 // Bf16Lanes as 4 uint16 in the low 64 bits.
-inline __m128i ToBf16x4(__m128 v) { return _mm_packus_epi32(Bf16Lanes(v), _mm_setzero_si128()); }
+template <bool kRelu = false>
+inline __m128i ToBf16x4(__m128 v) {
+  return _mm_packus_epi32(Bf16Lanes<kRelu>(v), _mm_setzero_si128());
+}
 
 // Output row (n, oy), channels [c0, c0 + nc) of NHWC dst: bias and
 // activation on whole vectors, the channel tail through StoreOutput.
@@ -995,7 +1023,12 @@ void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t l
     const size_t base = ((n * p.dstH + oy) * p.dstW + x) * p.dstC + c0;
     const float* s = sums + x * ld;
     for (size_t j = 0; j < vec; j += V::kLanes) {
-      const auto v = Activate<V, A>(V::Add(V::LoadU(s + j), V::LoadU(e.bias + c0 + j)), e.params, c0 + j);
+      const auto sum = V::Add(V::LoadU(s + j), V::LoadU(e.bias + c0 + j));
+      if constexpr (kBf16 && A == Activation::kRelu && HasReluPack<V>::value) {
+        V::template StoreBf16<true>(reinterpret_cast<uint16_t*>(dst) + base + j, sum);
+        continue;
+      }
+      const auto v = Activate<V, A>(sum, e.params, c0 + j);
       if (kBf16) {
         V::StoreBf16(reinterpret_cast<uint16_t*>(dst) + base + j, v);
       } else {
