@@ -39,40 +39,19 @@ struct Avx2 {
         _mm256_castps_si256(q), _mm256_slli_epi32(_mm256_castps_si256(t), 23)));
   }
   // Fp32ToBf16 of SPEC.md §2 on 8 lanes (as x86_f32::Bf16Lanes), each
-  // BF16 in the low half of its 32-bit lane. kRelu: for the unsigned
-  // saturation of a pack (packus) that applies ReLU (kReluPack).
-  template <bool kRelu = false>
+  // BF16 in the low half of its 32-bit lane.
   static __m256i Bf16Lanes(T v) {
     const __m256i quiet =
         _mm256_or_si256(_mm256_srli_epi32(_mm256_castps_si256(v), 16), _mm256_set1_epi32(0x0040));
     const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
-    return _mm256_blendv_epi8(Bf16LanesNotNan<kRelu>(v), quiet, _mm256_castps_si256(nan));
+    return _mm256_blendv_epi8(Bf16LanesNotNan(v), quiet, _mm256_castps_si256(nan));
   }
-  // Bf16Lanes for lanes that hold no NaN: the rounding alone. kRelu: the
-  // rounded bits shifted arithmetically, so a negative value (-0 too) is a
-  // negative lane, which the pack saturates to +0.
-  template <bool kRelu = false>
+  // Bf16Lanes for lanes that hold no NaN: the rounding alone.
   static __m256i Bf16LanesNotNan(T v) {
     const __m256i u = _mm256_castps_si256(v);
     const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    const __m256i r = _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb);
-    return kRelu ? _mm256_srai_epi32(r, 16) : _mm256_srli_epi32(r, 16);
+    return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
   }
-  // packus(Bf16Lanes(v0), Bf16Lanes(v1)). NaN is rare: one compare finds
-  // it in either vector, and only then do the lanes pay for the quieting
-  // blend. kRelu: ReLU applied by the pack (kReluPack).
-  template <bool kRelu>
-  static __m256i PackBf16(T v0, T v1) {
-    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q)) != 0;
-    return nan ? _mm256_packus_epi32(Bf16Lanes<kRelu>(v0), Bf16Lanes<kRelu>(v1))
-               : _mm256_packus_epi32(Bf16LanesNotNan<kRelu>(v0), Bf16LanesNotNan<kRelu>(v1));
-  }
-  // The BF16 stores below take kRelu: ReLU and the rounding of sums not yet
-  // activated, in the rounding's own shift and pack instead of a max per
-  // vector (3x3 depthwise on Sapphire Rapids: 9 FMAs and the epilogue's
-  // integer work share ports 0, 1 and 5, and each vector op of the epilogue
-  // costs); x > 0 ? x : +0 as ref::direct's std::max(0.0f, x), NaN kept.
-  static constexpr bool kReluPack = true;
   // 8 BF16 values as FP32: one 128-bit broadcast load and one byte shuffle
   // (values 0-3 from the low lane's copy, 4-7 from the high lane's, each to
   // the upper half of its 32-bit lane); no shift on the FMA ports.
@@ -122,18 +101,57 @@ struct Avx2 {
     const __m256i o = nan ? Bf16Lanes(odd) : Bf16LanesNotNan(odd);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_or_si256(e, _mm256_slli_epi32(o, 16)));
   }
+  // ReLU and Fp32ToBf16 of sums not yet activated (x86_f32::HasReluPack):
+  // the rounded bits shifted arithmetically, so a negative value is a
+  // negative lane, which packus's unsigned saturation makes +0, instead of
+  // a max per vector: x > 0 ? x : +0 as ref::direct's std::max(0.0f, x);
+  // NaN kept (quieted, as Bf16Lanes). On Sapphire Rapids the 3x3 depthwise
+  // tiles' FMAs and their epilogue's vector work share ports 0, 1 and 5,
+  // and each epilogue op costs.
+  static constexpr bool kReluPack = true;
+  static __m256i Bf16LanesRelu(T v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    const __m256i r =
+        _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
+    const __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
+    const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    return _mm256_blendv_epi8(r, quiet, _mm256_castps_si256(nan));
+  }
+  static __m256i Bf16LanesReluNotNan(T v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    return _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
+  }
+  static __m256i PackBf16Relu(T v0, T v1) {
+    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q)) != 0;
+    return nan ? _mm256_packus_epi32(Bf16LanesRelu(v0), Bf16LanesRelu(v1))
+               : _mm256_packus_epi32(Bf16LanesReluNotNan(v0), Bf16LanesReluNotNan(v1));
+  }
+  static void StoreBf16Relu(uint16_t* p, T v) {
+    const __m256i packed = _mm256_permute4x64_epi64(PackBf16Relu(v, v), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
+  }
+  static void StoreBf16SplitRelu(uint16_t* p0, uint16_t* p1, T v0, T v1) {
+    const __m256i r = _mm256_permute4x64_epi64(PackBf16Relu(v0, v1), 0xD8);  // [v0 | v1]
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p0), _mm256_castsi256_si128(r));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p1), _mm256_extracti128_si256(r, 1));
+  }
   // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
   static T RoundBf16(T v) { return _mm256_castsi256_ps(_mm256_slli_epi32(Bf16Lanes(v), 16)); }
-  template <bool kRelu = false>
   static void StoreBf16(uint16_t* p, T v) {
+    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)) != 0;
+    const __m256i r = nan ? Bf16Lanes(v) : Bf16LanesNotNan(v);
     // packus works within 128-bit lanes: [r0..3 r0..3 | r4..7 r4..7].
-    const __m256i packed = _mm256_permute4x64_epi64(PackBf16<kRelu>(v, v), 0x08);
+    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
   }
   // v0 at p0 and v1 at p1, one pack and one permute for both.
-  template <bool kRelu = false>
   static void StoreBf16Split(uint16_t* p0, uint16_t* p1, T v0, T v1) {
-    const __m256i r = _mm256_permute4x64_epi64(PackBf16<kRelu>(v0, v1), 0xD8);  // [v0 | v1]
+    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q)) != 0;
+    const __m256i packed = nan ? _mm256_packus_epi32(Bf16Lanes(v0), Bf16Lanes(v1))
+                               : _mm256_packus_epi32(Bf16LanesNotNan(v0), Bf16LanesNotNan(v1));
+    const __m256i r = _mm256_permute4x64_epi64(packed, 0xD8);  // [v0 | v1]
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p0), _mm256_castsi256_si128(r));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p1), _mm256_extracti128_si256(r, 1));
   }
@@ -157,11 +175,13 @@ struct Avx2 {
     r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
   }
   // 16 values, one pack and one permute: [a0..3 b0..3 | a4..7 b4..7] ->
-  // [a0..7 b0..7].
-  template <bool kRelu = false>
+  // [a0..7 b0..7]. NaN is rare: one compare finds it in either vector,
+  // and only then do the lanes pay for the quieting blend.
   static void StoreBf16x2(uint16_t* p, T v0, T v1) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
-                        _mm256_permute4x64_epi64(PackBf16<kRelu>(v0, v1), 0xD8));
+    const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q)) != 0;
+    const __m256i packed = nan ? _mm256_packus_epi32(Bf16Lanes(v0), Bf16Lanes(v1))
+                               : _mm256_packus_epi32(Bf16LanesNotNan(v0), Bf16LanesNotNan(v1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute4x64_epi64(packed, 0xD8));
   }
 };
 

@@ -67,24 +67,29 @@ struct Sse41 {
     const __m128i h = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
     return _mm_castsi128_ps(_mm_unpacklo_epi16(_mm_setzero_si128(), h));
   }
-  // kRelu: ReLU applied by the pack (x86_f32::Bf16Lanes, kReluPack).
+  // The *Relu stores: ReLU applied by the pack (x86_f32::Bf16Lanes<true>,
+  // x86_f32::HasReluPack).
   static constexpr bool kReluPack = true;
-  template <bool kRelu = false>
   static void StoreBf16(uint16_t* p, T v) {
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4<kRelu>(v));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4(v));
   }
-  template <bool kRelu = false>
+  static void StoreBf16Relu(uint16_t* p, T v) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4<true>(v));
+  }
   static void StoreBf16Split(uint16_t* p0, uint16_t* p1, T v0, T v1) {
-    const __m128i r =
-        _mm_packus_epi32(x86_f32::Bf16Lanes<kRelu>(v0), x86_f32::Bf16Lanes<kRelu>(v1));
+    const __m128i r = _mm_packus_epi32(x86_f32::Bf16Lanes(v0), x86_f32::Bf16Lanes(v1));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p0), r);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p1), _mm_unpackhi_epi64(r, r));
   }
-  template <bool kRelu = false>
-  static void StoreBf16x2(uint16_t* p, T v0, T v1) {
+  static void StoreBf16SplitRelu(uint16_t* p0, uint16_t* p1, T v0, T v1) {
     const __m128i r =
-        _mm_packus_epi32(x86_f32::Bf16Lanes<kRelu>(v0), x86_f32::Bf16Lanes<kRelu>(v1));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), r);
+        _mm_packus_epi32(x86_f32::Bf16Lanes<true>(v0), x86_f32::Bf16Lanes<true>(v1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p0), r);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p1), _mm_unpackhi_epi64(r, r));
+  }
+  static void StoreBf16x2(uint16_t* p, T v0, T v1) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
+                     _mm_packus_epi32(x86_f32::Bf16Lanes(v0), x86_f32::Bf16Lanes(v1)));
   }
 };
 

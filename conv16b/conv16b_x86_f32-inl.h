@@ -44,7 +44,7 @@ inline typename V::T ExpClamped(typename V::T x) {
   const auto n = V::Sub(t, magic);
   const auto r = V::NegMulAdd(n, V::Set1(kLn2Lo), V::NegMulAdd(n, V::Set1(kLn2Hi), x));
   auto q = V::Set1(kExpPoly[0]);
-#pragma GCC unroll 5
+#pragma GCC unroll 6
   for (int i = 1; i < 7; ++i) q = V::MulAdd(q, r, V::Set1(kExpPoly[i]));
   return V::AddToExponent(q, t);
 }
@@ -105,9 +105,10 @@ inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
   }
 }
 
-// Traits with kReluPack (AVX2, SSE4.1) take a template flag on their BF16 stores
-// that applies ReLU to sums not yet activated within the rounding and pack
-// (x > 0 ? x : +0, NaN kept): the fused ReLU stores and StoreNhwc's.
+// Traits with kReluPack (AVX2, SSE4.1) have BF16 stores that apply ReLU to
+// sums not yet activated within the rounding and pack (x > 0 ? x : +0, NaN
+// kept): the depthwise tiles' fused pixel pairs (StoreBf16SplitRelu) and
+// StoreNhwc (StoreBf16Relu); the GEMM tiles' Store1 and Store2 keep the max.
 template <class V, class = void>
 struct HasReluPack : std::false_type {};
 template <class V>
@@ -163,11 +164,8 @@ class ToDst {
     return kBiased ? v : V::Add(v, V::LoadU(bias_ + c));
   }
   void Store1(size_t x, size_t c, typename V::T v) const {
-    const size_t at = x * stride_ + c;
-    if constexpr (kReluPack) {
-      return V::template StoreBf16<true>(reinterpret_cast<uint16_t*>(dst_) + at, Biased(v, c));
-    }
     v = Activate<V, A>(Biased(v, c), params_, base_ + c);
+    const size_t at = x * stride_ + c;
     if (kBf16) {
       V::StoreBf16(reinterpret_cast<uint16_t*>(dst_) + at, v);
     } else {
@@ -178,7 +176,7 @@ class ToDst {
     const size_t at = x * stride_ + c;
     if constexpr (kReluPack) {
       uint16_t* p = reinterpret_cast<uint16_t*>(dst_) + at;
-      return V::template StoreBf16Split<true>(p, p + stride_, Biased(v0, c), Biased(v1, c));
+      return V::StoreBf16SplitRelu(p, p + stride_, Biased(v0, c), Biased(v1, c));
     }
     v0 = Activate<V, A>(Biased(v0, c), params_, base_ + c);
     v1 = Activate<V, A>(Biased(v1, c), params_, base_ + c);
@@ -191,13 +189,9 @@ class ToDst {
     }
   }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
-    const size_t at = x * stride_ + c;
-    if constexpr (kReluPack) {
-      return V::template StoreBf16x2<true>(reinterpret_cast<uint16_t*>(dst_) + at, Biased(v0, c),
-                                           Biased(v1, c + V::kLanes));
-    }
     v0 = Activate<V, A>(Biased(v0, c), params_, base_ + c);
     v1 = Activate<V, A>(Biased(v1, c + V::kLanes), params_, base_ + c + V::kLanes);
+    const size_t at = x * stride_ + c;
     if (kBf16) {
       V::StoreBf16x2(reinterpret_cast<uint16_t*>(dst_) + at, v0, v1);
     } else {
@@ -237,7 +231,7 @@ template <class V, class Sink, int M, int NV>
 void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   using T = typename V::T;
   T acc[M][NV];
-#pragma GCC unroll 5
+#pragma GCC unroll 6
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[m][v] = V::Zero();
@@ -252,7 +246,7 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
     T wv[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) wv[v] = V::Load(wt + v * V::kLanes);
-#pragma GCC unroll 5
+#pragma GCC unroll 6
     for (int m = 0; m < M; ++m) {
       const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
 #pragma GCC unroll 4
@@ -276,7 +270,7 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   }
   static_assert(NV % 2 == 0, "Sink::Store2");
   const Sink sink(a);
-#pragma GCC unroll 5
+#pragma GCC unroll 6
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; v += 2) sink.Store2(x0 + m, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
@@ -547,7 +541,7 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
     for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
       // Column i at b[i / 3] + (i % 3) * csb bytes (as in Tile).
       const char* b[(kColumns + 2) / 3];
-#pragma GCC unroll 5
+#pragma GCC unroll 6
       for (int j = 0; j < (kColumns + 2) / 3; ++j) {
         b[j] = reinterpret_cast<const char*>(src.Row(ky) + c + 3 * j * cs);
       }
@@ -797,8 +791,7 @@ struct HasPairDot<V, std::void_t<decltype(V::kPairDot)>> : std::true_type {};
 template <class V, class Sink, int K, int M, class Src = float>
 void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
-  constexpr int kColumns = M + K - 1;
-  const size_t channels = a.channels, cs = a.kx_stride * sizeof(Src);
+  const size_t channels = a.channels, cp = a.pixel_stride, stride = cp * sizeof(Src);
   const Src* const* rows = SourceRows(a, static_cast<const Src*>(nullptr));
   const Sink sink(a);
   for (size_t c = c0; c < c1; c += V::kLanes) {
@@ -807,20 +800,20 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) acc[m] = init;
     for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
-      // Column i's vector at b[i / 3] + (i % 3) * cs bytes: base +
+      // Pixel i's vector at b[i / 3] + (i % 3) * stride bytes: base +
       // index * {1, 2} addresses from a few registers (as in Tile).
-      const char* b[(kColumns + 2) / 3];
+      const char* b[(M + K + 1) / 3];
 #pragma GCC unroll 5
-      for (int j = 0; j < (kColumns + 2) / 3; ++j) {
-        b[j] = reinterpret_cast<const char*>(rows[ky] + x0 * a.pixel_stride + c) + 3 * j * cs;
+      for (int j = 0; j < (M + K + 1) / 3; ++j) {
+        b[j] = reinterpret_cast<const char*>(rows[ky] + (x0 + 3 * j) * cp + c);
       }
       const float* w = a.weight + ky * K * channels + c;
       T wv[K];
 #pragma GCC unroll 7
       for (int kx = 0; kx < K; ++kx) wv[kx] = V::Load(w + kx * channels);
 #pragma GCC unroll 14
-      for (int i = 0; i < kColumns; ++i) {
-        const Src* p = reinterpret_cast<const Src*>(b[i / 3] + (i % 3) * cs);
+      for (int i = 0; i < M + K - 1; ++i) {
+        const Src* p = reinterpret_cast<const Src*>(b[i / 3] + (i % 3) * stride);
         T sv;
         if constexpr (std::is_same_v<Src, float>) {
           sv = V::LoadU(p);
@@ -1025,7 +1018,7 @@ void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t l
     for (size_t j = 0; j < vec; j += V::kLanes) {
       const auto sum = V::Add(V::LoadU(s + j), V::LoadU(e.bias + c0 + j));
       if constexpr (kBf16 && A == Activation::kRelu && HasReluPack<V>::value) {
-        V::template StoreBf16<true>(reinterpret_cast<uint16_t*>(dst) + base + j, sum);
+        V::StoreBf16Relu(reinterpret_cast<uint16_t*>(dst) + base + j, sum);
         continue;
       }
       const auto v = Activate<V, A>(sum, e.params, c0 + j);
