@@ -40,17 +40,22 @@ struct Avx2 {
   }
   // Fp32ToBf16 of SPEC.md §2 on 8 lanes (as x86_f32::Bf16Lanes), each
   // BF16 in the low half of its 32-bit lane.
-  static __m256i Bf16Lanes(T v) {
+  static __m256i Bf16Lanes(T v) { return QuietNan(v, Bf16LanesNotNan(v)); }
+  // Bf16Lanes for lanes that hold no NaN: the rounding alone.
+  static __m256i Bf16LanesNotNan(T v) { return _mm256_srli_epi32(RoundedUpper(v), 16); }
+  // The rounding to nearest even in the upper half of each lane: v's bits +
+  // 0x7FFF + the lowest kept bit.
+  static __m256i RoundedUpper(T v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    return _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb);
+  }
+  // `lanes` with v's NaN lanes replaced by the quiet NaN of their sign.
+  static __m256i QuietNan(T v, __m256i lanes) {
     const __m256i quiet =
         _mm256_or_si256(_mm256_srli_epi32(_mm256_castps_si256(v), 16), _mm256_set1_epi32(0x0040));
     const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
-    return _mm256_blendv_epi8(Bf16LanesNotNan(v), quiet, _mm256_castps_si256(nan));
-  }
-  // Bf16Lanes for lanes that hold no NaN: the rounding alone.
-  static __m256i Bf16LanesNotNan(T v) {
-    const __m256i u = _mm256_castps_si256(v);
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
+    return _mm256_blendv_epi8(lanes, quiet, _mm256_castps_si256(nan));
   }
   // 8 BF16 values as FP32: one 128-bit broadcast load and one byte shuffle
   // (values 0-3 from the low lane's copy, 4-7 from the high lane's, each to
@@ -109,20 +114,8 @@ struct Avx2 {
   // tiles' FMAs and their epilogue's vector work share ports 0, 1 and 5,
   // and each epilogue op costs.
   static constexpr bool kReluPack = true;
-  static __m256i Bf16LanesRelu(T v) {
-    const __m256i u = _mm256_castps_si256(v);
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    const __m256i r =
-        _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
-    const __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
-    const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
-    return _mm256_blendv_epi8(r, quiet, _mm256_castps_si256(nan));
-  }
-  static __m256i Bf16LanesReluNotNan(T v) {
-    const __m256i u = _mm256_castps_si256(v);
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    return _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
-  }
+  static __m256i Bf16LanesRelu(T v) { return QuietNan(v, Bf16LanesReluNotNan(v)); }
+  static __m256i Bf16LanesReluNotNan(T v) { return _mm256_srai_epi32(RoundedUpper(v), 16); }
   static __m256i PackBf16Relu(T v0, T v1) {
     const bool nan = _mm256_movemask_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q)) != 0;
     return nan ? _mm256_packus_epi32(Bf16LanesRelu(v0), Bf16LanesRelu(v1))
