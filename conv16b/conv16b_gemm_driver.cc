@@ -164,8 +164,8 @@ class NhwcGemmF32 : public Algorithm {
     cpad_ = RoundUp(p.dstC, 16);
     pw_ = p.srcW + p.padX + p.padW;
     span_ = (p.kernelY - 1) * p.dilationY + 1;
-    // in_place: room for a copy of every column and both copies' slack.
-    row_floats_ = RoundUp(pw_ * p.srcC + (in_place ? 2 : 1) * kSlack, 16);
+    // Depthwise: room for a copy of every column and both copies' slack.
+    row_floats_ = RoundUp(pw_ * p.srcC + (depthwise ? 2 : 1) * kSlack, 16);
     if (depthwise && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
         (in_place || p.strideX > 1 || p.dilationX > 1)) {
       // Output pixels [xl_, xr_) read only columns inside the source row, and
@@ -180,10 +180,17 @@ class NhwcGemmF32 : public Algorithm {
       // one or two pixels has too few accumulators to cover the FMA latency.
       if (xl_ > 0) xl_ = std::max(xl_, kEdgePixels);
       if (xr_ < p.dstW) xr_ = std::min(xr_, p.dstW > kEdgePixels ? p.dstW - kEdgePixels : 0);
-      if (in_place && xl_ >= xr_) xl_ = xr_ = p.dstW;  // the whole row from the left copy
+      // No middle segment: the whole row from the left copy (BF16) where the
+      // FP32 ring the rows would otherwise be widened into exceeds the L1d.
+      // Depthwise 3x3 s2 over 14x14 on Sapphire Rapids (strided AVX512-BF16,
+      // synbench, GFLOP/s ring -> copy): 576ch (ring 110 KiB) 29 -> 34; but
+      // 160ch (30 KiB) 44 -> 43, 64ch 46 -> 40, 32ch 40 -> 35.
+      const bool whole = xl_ >= xr_ && (in_place || span_ * row_floats_ * sizeof(float) >
+                                                         GetCacheSizes().l1d);
+      if (whole) xl_ = xr_ = p.dstW;
       left_cols_ = xl_ > 0 ? (xl_ - 1) * p.strideX + reach + 1 : 0;
       right_cols_ = xr_ < p.dstW ? (p.dstW - 1 - xr_) * p.strideX + reach + 1 : 0;
-      direct_ = (xl_ < xr_ || in_place) && p.kernelY <= kMaxDirectRows &&
+      direct_ = (xl_ < xr_ || whole) && p.kernelY <= kMaxDirectRows &&
                 (left_cols_ + right_cols_) * p.srcC + 2 * kSlack <= row_floats_;
     }
     // A 1x1 stride-1 convolution without padding: merge_ output rows per

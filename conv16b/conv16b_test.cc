@@ -530,9 +530,11 @@ TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
 }
 
 // Size choices follow the detected caches (DepthwiseF32's bands of output
-// rows, the FP32 GEMM's merged 1x1 rows): with a tiny L2 (bands of one row),
-// 64 KiB (1x1 128->100 over 6x5: 3 rows merged) and a huge one (one band,
-// all 6 rows merged) every algorithm gives the same bits, and they match the
+// rows, the FP32 GEMM's merged 1x1 rows, the in-place depthwise's whole-row
+// copy): with a tiny L2 (bands of one row), 64 KiB (1x1 128->100 over 6x5:
+// 3 rows merged), a huge one (one band, all 6 rows merged) and a 4 KiB L1d
+// (depthwise s2 over 13 columns: the whole-row BF16 copy instead of the
+// 7 KiB FP32 ring) every algorithm gives the same bits, and they match the
 // oracle.
 TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
   std::mt19937 rng(11);
@@ -556,7 +558,8 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     for (const auto& [l1d, l2] : {std::pair{size_t{32} << 10, size_t{4} << 10},
                                   std::pair{size_t{32} << 10, size_t{64} << 10},
                                   std::pair{size_t{32} << 10, size_t{1} << 30},
-                                  std::pair{size_t{16} << 10, size_t{1} << 30}}) {
+                                  std::pair{size_t{16} << 10, size_t{1} << 30},
+                                  std::pair{size_t{4} << 10, size_t{1} << 30}}) {
       const CacheSizes sizes = {l1d, l2, size_t{8} << 20};
       SetCacheSizesForTesting(&sizes);
       auto out = conv16b_check::Run(pr, GetParam());
@@ -567,6 +570,7 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     EXPECT_FALSE(testing::CompareBitExact(got[0], got[1])) << conv16b_check::ProblemString(pr);
     EXPECT_FALSE(testing::CompareBitExact(got[0], got[2])) << conv16b_check::ProblemString(pr);
     EXPECT_FALSE(testing::CompareBitExact(got[0], got[3])) << conv16b_check::ProblemString(pr);
+    EXPECT_FALSE(testing::CompareBitExact(got[0], got[4])) << conv16b_check::ProblemString(pr);
     if (auto m = conv16b_check::CompareToOracle(got[0], conv16b_check::ComputeOracle(pr))) {
       FAIL() << conv16b_check::ProblemString(pr) << ": " << m->ToString();
     }
