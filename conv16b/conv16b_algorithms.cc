@@ -4,8 +4,10 @@
 //
 // x86_64:
 //   1. avx512bf16::nhwc_depthwise_dot  depthwise, BF16 NHWC source, >= 32 channels;
-//                                      chosen on a CPU without AMX only (full-rate
-//                                      vdpbf16ps), whatever SYNOPS_MAX_ISA says
+//                                      chosen on a CPU without AMX (full-rate
+//                                      vdpbf16ps), with AMX only over 2 with a
+//                                      source image beyond the L2, whatever
+//                                      SYNOPS_MAX_ISA says
 //   2. avx512bf16::nhwc_depthwise_strided  depthwise, BF16 NHWC source, strideX > 1,
 //                                          >= 32 channels, taps <= 4 x strides
 //   3. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
@@ -65,11 +67,8 @@ bool StridedBf16Depthwise(const Geometry& g) {
 
 // Where the AVX512-BF16 depthwise multiplies the BF16 source in place by
 // vdpbf16ps (DotDepthwiseRowAvx512Bf16, every stride): a BF16 NHWC source
-// with at least two vectors of channels; Create takes it on a CPU where
-// vdpbf16ps runs at the FMA rate (FullRateBf16Dot). CPUs with AMX run it
-// at half that rate (Sapphire Rapids: `Peak/avx512bf16/vdpbf16ps` 112
-// against `Peak/avx512/fma` 217 GFLOP/s; oneDNN's brdgmm draws the same
-// line); there tests and synbench still run it. Measured on an AMD Zen 5 core
+// with at least two vectors of channels; Create takes it as
+// DotDepthwiseChosen says. Measured on an AMD Zen 5 core
 // (conv16b_bench, one run, medians of 5 interleaved, GFLOP/s
 // nhwc_depthwise -> this): 3x3 32ch 112x112 46 -> 58, 7x7 256ch 14x14 70
 // -> 96, 3x3 144ch 56x56 46 -> 63, 3x3 512ch 14x14 34 -> 58, 3x3 s2 96ch
@@ -80,7 +79,26 @@ bool DotBf16Depthwise(const Geometry& g) {
          p.srcC >= 32;
 }
 
-bool FullRateBf16Dot() { return !GetCpuFeatures().amx_bf16; }
+// Every geometry DotBf16Depthwise supports on a CPU where vdpbf16ps runs at
+// the FMA rate (no AMX: Zen 4/5, Cooper Lake). CPUs with AMX run it at half
+// that rate (Sapphire Rapids: `Peak/avx512bf16/vdpbf16ps` 112 against
+// `Peak/avx512/fma` 217 GFLOP/s; oneDNN's brdgmm draws the same line), and
+// there it is taken only over nhwc_depthwise_strided with a source image
+// larger than the L2: the strided tile slows down when its source streams
+// from L3, the dot tile (fewer operations per load) much less. Sapphire
+// Rapids (2 MiB L2, synbench, 3x3 s2, GFLOP/s strided -> dot): beyond the L2
+// 96ch 112x112 36 -> 44, 144ch 112 33 -> 40, 32ch 224 40 -> 47, 48ch 224
+// 37 -> 42, 64ch 128 40 -> 44; within it 96ch 56 47 -> 44, 48ch 112 47 ->
+// 44, 192ch 28 42 -> 38, 256ch 56 39 -> 39; stride 1 the FP32 ring
+// 65-87 against 53-58.
+bool DotDepthwiseChosen(const Geometry& g, bool amx) {
+  if (!amx) return true;
+  return StridedBf16Depthwise(g) && g.src_image * sizeof(uint16_t) > GetCacheSizes().l2;
+}
+
+bool DotDepthwiseChosenHere(const Geometry& g) {
+  return DotDepthwiseChosen(g, GetCpuFeatures().amx_bf16);
+}
 
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 
@@ -119,7 +137,7 @@ std::vector<AlgorithmSpec> SelectionList() {
       {"avx512bf16::nhwc_depthwise_dot", Isa::kAvx512Bf16, DotBf16Depthwise,
        Make<MakeNhwcDepthwiseInPlace, DotDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
             PlanarRowToF32Avx2, RoundRowF32Avx2>,
-       FullRateBf16Dot},
+       DotDepthwiseChosenHere},
       {"avx512bf16::nhwc_depthwise_strided", Isa::kAvx512Bf16, StridedBf16Depthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
             PlanarRowToF32Avx2, RoundRowF32Avx2>},
@@ -191,7 +209,7 @@ const AlgorithmSpec* FindAlgorithm(absl::string_view name) {
 const AlgorithmSpec& SelectAlgorithm(const Geometry& g, const std::function<bool(Isa)>& available) {
   for (const AlgorithmSpec& s : Algorithms()) {
     if (s.test_only || !available(s.isa)) continue;
-    if (s.chosen_on_this_cpu != nullptr && !s.chosen_on_this_cpu()) continue;
+    if (s.chosen_on_this_cpu != nullptr && !s.chosen_on_this_cpu(g)) continue;
     if (s.supports(g)) return s;
   }
   return *FindAlgorithm("ref::direct");

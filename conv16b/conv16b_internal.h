@@ -69,10 +69,10 @@ struct AlgorithmSpec {
   Isa isa;
   bool (*supports)(const Geometry&);
   std::unique_ptr<Algorithm> (*make)(const Geometry&);
-  // Where this returns false Create does not select it: a property of the
-  // hardware that SYNOPS_MAX_ISA does not change (nullptr: none). Tests,
-  // the fuzzer and synbench run it wherever its ISA runs.
-  bool (*chosen_on_this_cpu)() = nullptr;
+  // Where this returns false Create does not select it for the geometry: a
+  // property of the hardware that SYNOPS_MAX_ISA does not change (nullptr:
+  // none). Tests, the fuzzer and synbench run it wherever its ISA runs.
+  bool (*chosen_on_this_cpu)(const Geometry&) = nullptr;
   // Registered by a test library (RegisterTestAlgorithms): run by tests,
   // the fuzzer and synbench, never selected by Create.
   bool test_only = false;
@@ -82,6 +82,10 @@ struct AlgorithmSpec {
 // conv16b_algorithms.cc), then the test-only ones registered so far.
 const std::vector<AlgorithmSpec>& Algorithms();
 const AlgorithmSpec* FindAlgorithm(absl::string_view name);
+
+// Whether Create may take avx512bf16::nhwc_depthwise_dot for `g` on a CPU
+// with or without AMX (with the detected cache sizes).
+bool DotDepthwiseChosen(const Geometry& g, bool amx);
 
 // The algorithm Create picks for `g` when `available` says which ISAs may
 // run: the first one that is not test-only, is available, is chosen on

@@ -857,21 +857,40 @@ TEST(Conv16bKernels, FusedEpilogueMatchesStoreRow) {
 }
 
 // nhwc_depthwise_dot runs wherever AVX512-BF16 does (tests, the fuzzer,
-// synbench), but Create takes it only on a CPU without AMX, where
-// vdpbf16ps runs at the FMA rate, whatever SYNOPS_MAX_ISA allows.
-TEST(Conv16bSelection, DotDepthwiseChosenWithoutAmxOnly) {
+// synbench), but Create takes it on a CPU with AMX (half-rate vdpbf16ps)
+// only instead of nhwc_depthwise_strided with a source image beyond the L2,
+// whatever SYNOPS_MAX_ISA allows; without AMX always.
+TEST(Conv16bSelection, DotDepthwiseChosenByCpuAndImageSize) {
 #if defined(__x86_64__)
-  ConvParams p = Params(32, 8, 8, 32, 3, 3, 1, 1, 1, 32);
-  p.srcT = DataType::k16b;
-  auto g = conv16b_internal::Validate(1, p);
-  ASSERT_TRUE(g.ok());
+  ConvParams p1 = Params(32, 8, 8, 32, 3, 3, 1, 1, 1, 32);
+  ConvParams p2 = Params(32, 8, 8, 32, 3, 3, 2, 1, 1, 32);  // a 4 KiB image
+  p1.srcT = p2.srcT = DataType::k16b;
+  auto g1 = conv16b_internal::Validate(1, p1);
+  auto g2 = conv16b_internal::Validate(1, p2);
+  ASSERT_TRUE(g1.ok() && g2.ok());
   const auto* dot = conv16b_internal::FindAlgorithm("avx512bf16::nhwc_depthwise_dot");
   ASSERT_NE(dot, nullptr);
-  EXPECT_TRUE(dot->supports(*g));
-  for (Isa max : {Isa::kAvx512Bf16, Isa::kAmxBf16}) {
-    const std::string picked =
-        conv16b_internal::SelectAlgorithm(*g, [max](Isa isa) { return isa <= max; }).name;
-    EXPECT_EQ(picked == "avx512bf16::nhwc_depthwise_dot", !GetCpuFeatures().amx_bf16) << picked;
+  EXPECT_TRUE(dot->supports(*g1));
+  EXPECT_TRUE(dot->supports(*g2));
+  const bool amx = GetCpuFeatures().amx_bf16;
+  for (const size_t l2 : {size_t{1} << 20, size_t{2} << 10}) {
+    const CacheSizes sizes = {size_t{32} << 10, l2, size_t{8} << 20};
+    SetCacheSizesForTesting(&sizes);
+    const bool beyond = l2 < (size_t{4} << 10);
+    EXPECT_TRUE(conv16b_internal::DotDepthwiseChosen(*g1, false));
+    EXPECT_TRUE(conv16b_internal::DotDepthwiseChosen(*g2, false));
+    EXPECT_FALSE(conv16b_internal::DotDepthwiseChosen(*g1, true));
+    EXPECT_EQ(conv16b_internal::DotDepthwiseChosen(*g2, true), beyond);
+    for (Isa max : {Isa::kAvx512Bf16, Isa::kAmxBf16}) {
+      const auto available = [max](Isa isa) { return isa <= max; };
+      EXPECT_EQ(conv16b_internal::SelectAlgorithm(*g1, available).name,
+                std::string(!amx ? "avx512bf16::nhwc_depthwise_dot"
+                                 : "avx512bf16::nhwc_depthwise"));
+      EXPECT_EQ(conv16b_internal::SelectAlgorithm(*g2, available).name,
+                std::string(!amx || beyond ? "avx512bf16::nhwc_depthwise_dot"
+                                           : "avx512bf16::nhwc_depthwise_strided"));
+    }
+    SetCacheSizesForTesting(nullptr);
   }
 #else
   GTEST_SKIP() << "x86 algorithms";
