@@ -41,6 +41,8 @@ inline constexpr Shape kShapes[] = {
     {"mobilenet_dw3x3_s2_96_112", 96, 112, 112, 96, 3, 2, 1, 96, false},
     {"mobilenet_dw3x3_512_14", 512, 14, 14, 512, 3, 1, 1, 512, false},
     {"group4_3x3_64_64_28", 64, 28, 28, 64, 3, 1, 1, 4, false},
+    // MobileNetV2's stride-2 depthwise over 14x14: no middle segment in a row.
+    {"mobilenet_dw3x3_s2_576_14", 576, 14, 14, 576, 3, 2, 1, 576, false},
 };
 
 // `s` as a problem (batch 1) in the given layout, types and activation,
