@@ -10,21 +10,25 @@
 //                                      SYNOPS_MAX_ISA says
 //   2. avx512bf16::nhwc_depthwise_strided  depthwise, BF16 NHWC source, strideX > 1,
 //                                          >= 32 channels, taps <= 4 x strides
-//   3. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
-//   4. avx512::nhwc_depthwise_strided  as 2
-//   5. avx512::nhwc_depthwise      depthwise
-//   6. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
-//   7. sse41::nhwc_depthwise       depthwise (FP32)
-//   8. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
-//   9. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
-//  10. amx_bf16::nhwc_im2row       the other non-depthwise geometries
-//  11. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
-//  12. avx512bf16::nhwc_gemm       any geometry
-//  13. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
-//  14. avx512::nhwc_gemm           any geometry
-//  15. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
-//  16. sse41::nhwc_gemm            any geometry (FP32)
-//  17. ref::direct                 any geometry
+//   3. avx512bf16::nhwc_depthwise_slide  depthwise, NHWC source, stride and
+//                                        dilation 1 in x, 3, 5 or 7 columns,
+//                                        32, 48, 64, ... channels
+//   4. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
+//   5. avx512::nhwc_depthwise_strided  as 2
+//   6. avx512::nhwc_depthwise_slide  as 3
+//   7. avx512::nhwc_depthwise      depthwise
+//   8. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
+//   9. sse41::nhwc_depthwise       depthwise (FP32)
+//  10. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
+//  11. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
+//  12. amx_bf16::nhwc_im2row       the other non-depthwise geometries
+//  13. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
+//  14. avx512bf16::nhwc_gemm       any geometry
+//  15. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
+//  16. avx512::nhwc_gemm           any geometry
+//  17. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
+//  18. sse41::nhwc_gemm            any geometry (FP32)
+//  19. ref::direct                 any geometry
 // aarch64:
 //   1. neon::nhwc_depthwise        depthwise
 //   2. neon_bf16::nhwc_gemm        any geometry (BFDOT)
@@ -63,6 +67,29 @@ bool StridedBf16Depthwise(const Geometry& g) {
   const ConvParams& p = g.p;
   return IsDepthwise(g) && p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc &&
          p.strideX > 1 && p.srcC >= 32 && p.kernelY * p.kernelX <= 4 * p.strideY * p.strideX;
+}
+
+// Where the AVX-512 depthwise widens whole NHWC source rows (every
+// channel) into an FP32 ring and runs the sliding tiles of 3, 5 or 7
+// columns over all channels of 8 output pixels (the FP32 rows of
+// DepthwiseChannels), instead of nhwc_depthwise's ring of 16-channel
+// blocks, which pays a row call and a widening pass per block and row:
+// stride and dilation 1 in x, whole vectors of at least 32 channels.
+// Measured on Sapphire Rapids (synbench, GFLOP/s blocks -> rows): 3x3 BF16
+// 512ch 14x14 44 -> 54, 384ch 14 46 -> 60, 960ch 7x7 34 -> 61, 192ch 28
+// 52 -> 61, 96ch 112 46 -> 56, 64ch 112 50 -> 57, 64ch 56 63 -> 66, 48ch
+// 56 62 -> 74, 32ch 56 65 -> 77, 32ch 28 60 -> 72, 32ch 224 49 -> 54; 5x5
+// 240ch 28 89 -> 100, 672ch 14 74 -> 92, 32ch 112 88 -> 106; 7x7 256ch 14
+// 83 -> 124, 32ch 56 109 -> 138; FP32 NHWC 512ch 14 39 -> 50, 144ch 56 33
+// -> 44; one loss, 3x3 32ch 112x112 70 -> 66 (conv16b_onednn_bench). Not
+// below 32 channels (24ch 56 49 -> 43, 8ch 112 33 -> 29), with a partial
+// vector (40ch 56 54 -> 51), with NCHW sources (512ch 14 31 -> 27) nor
+// dilation 2 (57 -> 51: no sliding tile).
+bool SlideDepthwise(const Geometry& g) {
+  const ConvParams& p = g.p;
+  return IsDepthwise(g) && p.srcF == TensorFormat::kNhwc && p.strideX == 1 &&
+         p.dilationX == 1 && (p.kernelX == 3 || p.kernelX == 5 || p.kernelX == 7) &&
+         p.srcC >= 32 && p.srcC % 16 == 0;
 }
 
 // Where the AVX512-BF16 depthwise multiplies the BF16 source in place by
@@ -141,9 +168,15 @@ std::vector<AlgorithmSpec> SelectionList() {
       {"avx512bf16::nhwc_depthwise_strided", Isa::kAvx512Bf16, StridedBf16Depthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
             PlanarRowToF32Avx2, RoundRowF32Avx2>},
+      {"avx512bf16::nhwc_depthwise_slide", Isa::kAvx512Bf16, SlideDepthwise,
+       Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
+            PlanarRowToF32Avx2, RoundRowF32Avx2>},
       {"avx512bf16::nhwc_depthwise", Isa::kAvx512Bf16, IsDepthwise,
        Make<MakeDepthwiseF32, DepthwiseRowF32Avx512Bf16>},
       {"avx512::nhwc_depthwise_strided", Isa::kAvx512, StridedBf16Depthwise,
+       Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512, StoreRowAvx512, PlanarRowToF32Avx2,
+            RoundRowF32Avx2>},
+      {"avx512::nhwc_depthwise_slide", Isa::kAvx512, SlideDepthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512, StoreRowAvx512, PlanarRowToF32Avx2,
             RoundRowF32Avx2>},
       {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,

@@ -251,8 +251,9 @@ void StoreRunAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
 void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, size_t ld, size_t n,
                     size_t oy, size_t c0, size_t nc, uint8_t* dst);
 // conv16b_avx512.cc: DepthwiseRowF32Avx2's tiles on 16 lanes, for
-// MakeNhwcDepthwiseF32 with a strided BF16 NHWC source (GemmRowF32Args::
-// rows16: every channel of a pixel group, each tap's load widened in place).
+// MakeNhwcDepthwiseF32: a strided BF16 NHWC source (GemmRowF32Args::
+// rows16: every channel of a pixel group, each tap's load widened in place;
+// nhwc_depthwise_strided) or whole FP32 rows (nhwc_depthwise_slide).
 void StridedDepthwiseRowAvx512(const GemmRowF32Args& args);
 // conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
 void GemmRowAvx512(const GemmRowArgs& args);

@@ -277,6 +277,13 @@ std::vector<Case> Grid() {
   // and 32 without padding (14 output pixels in place, two whole tiles).
   add(1, Params(48, 9, 30, 48, 7, 7, 1, 1, 3, 48));
   add(1, Params(32, 8, 20, 32, 7, 7, 1, 1, 0, 32));
+  // nhwc_depthwise_slide (whole FP32 rows, sliding tiles on 16 lanes): 5x5
+  // with 48 channels over 19 pixels, and 3x3 with stride 2 in y only.
+  add(1, Params(48, 6, 19, 48, 5, 5, 1, 1, 2, 48));
+  ConvParams stride_y = Params(40, 9, 12, 40, 3, 3, 1, 1, 1, 40);
+  stride_y.strideY = 2;
+  conv16b_check::SetOutputSize(&stride_y);
+  add(1, stride_y);
   // Edge copies too wide for the ring slot (the FP32 ring instead, whose
   // weights a dot row must not shift): 34 channels, 1x2 dilation 3, left
   // padding 3 over 18 columns (found by the fuzzer).
@@ -596,6 +603,7 @@ TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {
                                   Params(32, 5, 19, 20, 3, 3, 1, 1, 1),      // 32-channel groups
                                   nchw,
                                   Params(3, 9, 13, 20, 3, 3, 2, 1, 1),  // a stem (im2row)
+                                  Params(32, 6, 13, 32, 3, 3, 1, 1, 1, 32),  // 32-ch depthwise
                                   strided}) {  // depthwise from BF16 with stride 2
     if (spec->supports(*geometry)) break;
     pr.p = other;
@@ -885,7 +893,7 @@ TEST(Conv16bSelection, DotDepthwiseChosenByCpuAndImageSize) {
       const auto available = [max](Isa isa) { return isa <= max; };
       EXPECT_EQ(conv16b_internal::SelectAlgorithm(*g1, available).name,
                 std::string(!amx ? "avx512bf16::nhwc_depthwise_dot"
-                                 : "avx512bf16::nhwc_depthwise"));
+                                 : "avx512bf16::nhwc_depthwise_slide"));
       EXPECT_EQ(conv16b_internal::SelectAlgorithm(*g2, available).name,
                 std::string(!amx || beyond ? "avx512bf16::nhwc_depthwise_dot"
                                            : "avx512bf16::nhwc_depthwise_strided"));
@@ -919,6 +927,26 @@ TEST(Conv16bSelection, RulesOfEveryCpuClass) {
   ConvParams nchw3 = amx;
   nchw3.srcF = nchw3.dstF = TensorFormat::kNchw;
   const ConvParams stem = Params(3, 16, 16, 32, 3, 3, 2, 1, 1);
+  // Depthwise with 32 channels or more, FP32 NHWC (no dot algorithm):
+  // whole rows and sliding tiles at stride 1; the 16-channel blocks when
+  // dilated or NCHW.
+  ConvParams dw_f32 = Params(32, 8, 8, 32, 3, 3, 1, 1, 1, 32);
+  dw_f32.srcT = DataType::k32f;
+  ConvParams dw_dilated = Params(32, 8, 8, 32, 3, 3, 1, 2, 2, 32);
+  dw_dilated.srcT = DataType::k32f;
+  ConvParams dw_nchw = dw_f32;
+  dw_nchw.srcF = dw_nchw.dstF = TensorFormat::kNchw;
+  ConvParams dw_tail = Params(40, 8, 8, 40, 3, 3, 1, 1, 1, 40);  // 2.5 vectors
+  dw_tail.srcT = DataType::k32f;
+  for (Isa max : {Isa::kAmxBf16, Isa::kAvx512Bf16}) {
+    EXPECT_EQ(pick(dw_f32, max), "avx512bf16::nhwc_depthwise_slide");
+    EXPECT_EQ(pick(dw_dilated, max), "avx512bf16::nhwc_depthwise");
+    EXPECT_EQ(pick(dw_nchw, max), "avx512bf16::nhwc_depthwise");
+    EXPECT_EQ(pick(dw_tail, max), "avx512bf16::nhwc_depthwise");
+  }
+  EXPECT_EQ(pick(dw_f32, Isa::kAvx512), "avx512::nhwc_depthwise_slide");
+  EXPECT_EQ(pick(dw_dilated, Isa::kAvx512), "avx512::nhwc_depthwise");
+  EXPECT_EQ(pick(dw_f32, Isa::kAvx2), "avx2::nhwc_depthwise");
   // AMX-BF16 (Sapphire Rapids).
   EXPECT_EQ(pick(amx, Isa::kAmxBf16), "amx_bf16::nhwc_gemm");
   EXPECT_EQ(pick(dense, Isa::kAmxBf16), "amx_bf16::nhwc_im2row");
