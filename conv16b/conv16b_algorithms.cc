@@ -116,8 +116,8 @@ bool DotBf16Depthwise(const Geometry& g) {
 // Rapids (2 MiB L2, synbench, 3x3 s2, GFLOP/s strided -> dot): beyond the L2
 // 96ch 112x112 36 -> 44, 144ch 112 33 -> 40, 32ch 224 40 -> 47, 48ch 224
 // 37 -> 42, 64ch 128 40 -> 44; within it 96ch 56 47 -> 44, 48ch 112 47 ->
-// 44, 192ch 28 42 -> 38, 256ch 56 39 -> 39; stride 1 the FP32 ring
-// 65-87 against 53-58.
+// 44, 192ch 28 42 -> 38, 256ch 56 39 -> 39; at stride 1 nhwc_depthwise_slide
+// (54-138 on the shapes below) is ahead of it everywhere measured.
 bool DotDepthwiseChosen(const Geometry& g, bool amx) {
   if (!amx) return true;
   return StridedBf16Depthwise(g) && g.src_image * sizeof(uint16_t) > GetCacheSizes().l2;

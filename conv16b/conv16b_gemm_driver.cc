@@ -183,8 +183,8 @@ class NhwcGemmF32 : public Algorithm {
       // No middle segment: the whole row from the left copy (BF16) where the
       // FP32 ring the rows would otherwise be widened into exceeds the L1d.
       // Depthwise 3x3 s2 over 14x14 on Sapphire Rapids (strided AVX512-BF16,
-      // synbench, GFLOP/s ring -> copy): 576ch (ring 110 KiB) 29 -> 34; but
-      // 160ch (30 KiB) 44 -> 43, 64ch 46 -> 40, 32ch 40 -> 35.
+      // synbench, GFLOP/s ring -> copy): 576ch (ring 110 KiB) 29 -> 37, 960ch
+      // 28 -> 35; but 160ch (30 KiB) 44 -> 43, 64ch 46 -> 40, 32ch 40 -> 35.
       const bool whole = xl_ >= xr_ && (in_place || span_ * row_floats_ * sizeof(float) >
                                                          GetCacheSizes().l1d);
       if (whole) xl_ = xr_ = p.dstW;
