@@ -396,7 +396,10 @@ TEST_P(Conv16bAlgorithm, EveryActivation) {
                          {1, Params(32, 5, 18, 20, 3, 3, 1, 1, 1)},
                          // The stride-2 paired tiles of the grid's case,
                          // fused stores included: a 7-pixel tile ends dst.
-                         {1, Params(48, 5, 31, 48, 3, 3, 2, 1, 0, 48)}};
+                         {1, Params(48, 5, 31, 48, 3, 3, 2, 1, 0, 48)},
+                         // nhwc_depthwise_slide's fused stores (16 lanes):
+                         // tiles of 7 and 6 pixels.
+                         {1, Params(32, 4, 13, 32, 3, 3, 1, 1, 1, 32)}};
   for (const Case& c : shapes) {
     for (int a = 0; a < kActivationCount; ++a) {
       // Both output types for every activation and format: the stores
