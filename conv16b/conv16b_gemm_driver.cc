@@ -156,7 +156,6 @@ class NhwcGemmF32 : public Algorithm {
         planar_(planar),
         round_(round),
         depthwise_(depthwise),
-        in_place_(in_place),
         dot_weights_(dot) {
     const ConvParams& p = g.p;
     nblocks_ = (g.ocg + 15) / 16;
@@ -511,12 +510,12 @@ class NhwcGemmF32 : public Algorithm {
   StoreRowFn store_;
   PlanarRowToF32Fn planar_;
   RoundRowF32Fn round_;
-  bool depthwise_, in_place_, dot_weights_, direct_ = false;
+  bool depthwise_, dot_weights_, direct_ = false;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   size_t merge_ = 1;  // output rows per row call (1x1 convolutions only)
   AlignedVector<float> packed_;
-  AlignedVector<float> dot_;  // in_place_: packed_'s BF16 bits in the low halves
+  AlignedVector<float> dot_;  // dot_weights_: packed_'s BF16 bits in the low halves
   AlignedVector<uint16_t> packed16_;  // direct_: packed_ as BF16
 };
 

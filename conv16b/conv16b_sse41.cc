@@ -76,16 +76,15 @@ struct Sse41 {
   static void StoreBf16Relu(uint16_t* p, T v) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), x86_f32::ToBf16x4<true>(v));
   }
+  template <bool kRelu = false>
   static void StoreBf16Split(uint16_t* p0, uint16_t* p1, T v0, T v1) {
-    const __m128i r = _mm_packus_epi32(x86_f32::Bf16Lanes(v0), x86_f32::Bf16Lanes(v1));
+    const __m128i r =
+        _mm_packus_epi32(x86_f32::Bf16Lanes<kRelu>(v0), x86_f32::Bf16Lanes<kRelu>(v1));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p0), r);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p1), _mm_unpackhi_epi64(r, r));
   }
   static void StoreBf16SplitRelu(uint16_t* p0, uint16_t* p1, T v0, T v1) {
-    const __m128i r =
-        _mm_packus_epi32(x86_f32::Bf16Lanes<true>(v0), x86_f32::Bf16Lanes<true>(v1));
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(p0), r);
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(p1), _mm_unpackhi_epi64(r, r));
+    StoreBf16Split<true>(p0, p1, v0, v1);
   }
   static void StoreBf16x2(uint16_t* p, T v0, T v1) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p),

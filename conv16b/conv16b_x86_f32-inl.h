@@ -113,6 +113,9 @@ template <class V, class = void>
 struct HasReluPack : std::false_type {};
 template <class V>
 struct HasReluPack<V, std::void_t<decltype(V::kReluPack)>> : std::true_type {};
+// A BF16 store of activation A takes the *Relu stores.
+template <class V, Activation A, bool kBf16>
+constexpr bool kStoreReluPack = kBf16 && A == Activation::kRelu && HasReluPack<V>::value;
 
 // Where a tile's sums go, one or two vectors (2 * kLanes channels) at a
 // time. ToSums: the row of sums, out[x][c] (the depthwise row's ld,
@@ -215,7 +218,7 @@ class ToDst {
   }
 
  private:
-  static constexpr bool kReluPack = kBf16 && A == Activation::kRelu && HasReluPack<V>::value;
+  static constexpr bool kReluPack = kStoreReluPack<V, A, kBf16>;
   const float* bias_;
   const float* params_;
   size_t base_;
@@ -1017,7 +1020,7 @@ void StoreNhwc(const Geometry& g, const Epilogue& e, const float* sums, size_t l
     const float* s = sums + x * ld;
     for (size_t j = 0; j < vec; j += V::kLanes) {
       const auto sum = V::Add(V::LoadU(s + j), V::LoadU(e.bias + c0 + j));
-      if constexpr (kBf16 && A == Activation::kRelu && HasReluPack<V>::value) {
+      if constexpr (kStoreReluPack<V, A, kBf16>) {
         V::StoreBf16Relu(reinterpret_cast<uint16_t*>(dst) + base + j, sum);
         continue;
       }
