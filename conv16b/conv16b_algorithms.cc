@@ -151,7 +151,8 @@ std::unique_ptr<Algorithm> Make(const Geometry& g) {
 }
 
 #if defined(__x86_64__)
-constexpr AmxKernels kAmxBf16{amx_bf16::GemmImage, amx_bf16::GemmImageNchw};
+constexpr AmxKernels kAmxBf16{amx_bf16::BeginTiles, amx_bf16::EndTiles, amx_bf16::GemmImage,
+                               amx_bf16::GemmImageNchw};
 
 std::unique_ptr<Algorithm> AmxNchw(const Geometry& g) { return MakeAmxNchwGemm(g, kAmxBf16); }
 std::unique_ptr<Algorithm> AmxNhwc(const Geometry& g) { return MakeAmxGemm(g, kAmxBf16); }

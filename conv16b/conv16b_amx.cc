@@ -4,7 +4,8 @@
 // pixels x 16 channels, FP32), two A tiles (16 pixels x 32 input channels of
 // one tap, BF16, row stride = the pixel stride), two B tiles (16 channel
 // pairs x 16 output channels x 2: the pair-interleaved weights, row stride
-// 64 bytes). The tiles are configured once per call; every block is full
+// 64 bytes). The caller configures the tiles around its calls (BeginTiles,
+// EndTiles: once per Forward, not per call); every block is full
 // (32 or 16 pixels): row ends either read into the caller's slack or move
 // the last block back over already computed pixels (which are recomputed
 // bit-identically). The weights are the operand streamed once per block
@@ -112,6 +113,9 @@ struct Pending {
 
 }  // namespace
 
+void BeginTiles() { LoadConfig(); }
+void EndTiles() { _tile_release(); }
+
 void GemmImage(const AmxImageArgs& a) {
   alignas(64) float out[2][32 * 32];
   const Block b{a, a.pixel_stride * sizeof(uint16_t), a.ntaps * a.chunks * 512};
@@ -147,7 +151,6 @@ void GemmImage(const AmxImageArgs& a) {
       cur ^= 1;
     }
   };
-  LoadConfig();
   for (size_t r = 0; r < a.rows; ++r) {
     size_t m = 0;
     for (; m + 32 <= a.pixels; m += 32) all_channels(r, m, 32, true);
@@ -170,14 +173,12 @@ void GemmImage(const AmxImageArgs& a) {
     }
   }
   flush();
-  _tile_release();
 }
 
 void GemmImageNchw(const AmxNchwArgs& a) {
   alignas(64) float out[32 * 32];
   const size_t src_stride = a.pair_stride * sizeof(uint16_t);
   const size_t ob_stride = a.ntaps * a.chunks * 512;
-  LoadConfig();
   // Pixel blocks outer: the source block is reused from L1 by every block
   // of 32 output channels.
   for (size_t m = 0; m < a.pixels; m += 32) {
@@ -220,7 +221,6 @@ void GemmImageNchw(const AmxNchwArgs& a) {
       a.store(a.ctx, out, m, npix, ob, two ? 32 : 16);
     }
   }
-  _tile_release();
 }
 
 #if !defined(SYNOPS_AMX_EMULATE)

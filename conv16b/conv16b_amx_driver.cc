@@ -97,6 +97,7 @@ class AmxGemm : public PackedGemm {
     a.nblocks = nblocks_;
     a.store = &AmxStoreContext::Store;
     a.ctx = &ctx;
+    const AmxTiles tiles(k_);
     for (size_t n = 0; n < geo_.batch; ++n) {
       const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
       ctx.n = n;
@@ -191,6 +192,7 @@ class AmxNchwGemm : public Algorithm {
     a.oblocks = oblocks_;
     a.store = &Store;
     a.ctx = &ctx;
+    const AmxTiles tiles(k_);
     for (size_t n = 0; n < geo_.batch; ++n) {
       ctx.n = n;
       for (size_t gr = 0; gr < p.group; ++gr) {

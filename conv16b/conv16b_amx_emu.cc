@@ -14,7 +14,8 @@ namespace synops {
 namespace conv16b_internal {
 namespace {
 
-constexpr AmxKernels kAmxEmu{amx_emu::GemmImage, amx_emu::GemmImageNchw};
+constexpr AmxKernels kAmxEmu{amx_emu::BeginTiles, amx_emu::EndTiles, amx_emu::GemmImage,
+                             amx_emu::GemmImageNchw};
 
 std::unique_ptr<Algorithm> AmxNchw(const Geometry& g) { return MakeAmxNchwGemm(g, kAmxEmu); }
 std::unique_ptr<Algorithm> AmxNhwc(const Geometry& g) { return MakeAmxGemm(g, kAmxEmu); }

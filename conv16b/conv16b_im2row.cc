@@ -153,6 +153,7 @@ class AmxIm2Row : public PackedGemm {
     a.store = &AmxStoreContext::Store;
     a.ctx = &ctx;
     const size_t total = p.dstH * p.dstW;
+    const AmxTiles tiles(k_);
     for (size_t n = 0; n < geo_.batch; ++n) {
       pad_.Fill(geo_, src, n, padded);
       ctx.n = n;

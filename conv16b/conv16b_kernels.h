@@ -311,6 +311,10 @@ uint64_t PeakAvx512Bf16(uint64_t iterations);
 // instructions (namespace amx_bf16, //conv16b) and against the tile emulator
 // of core/amx_emu (namespace amx_emu, //conv16b:amx_emu, tests only).
 namespace amx_bf16 {
+// The tile configuration the kernels run under, loaded once around all the
+// kernel calls of a Forward (BeginTiles) and released after them (EndTiles).
+void BeginTiles();
+void EndTiles();
 void GemmImage(const AmxImageArgs& args);
 void GemmImageNchw(const AmxNchwArgs& args);
 // Compute peak: a loop of independent tdpbf16ps; returns the FLOPs.
@@ -324,6 +328,8 @@ uint64_t Peak(uint64_t iterations);
 uint64_t PeakLoads(uint64_t iterations, const uint16_t* a, const uint16_t* b, size_t b_chunks);
 }  // namespace amx_bf16
 namespace amx_emu {
+void BeginTiles();
+void EndTiles();
 void GemmImage(const AmxImageArgs& args);
 void GemmImageNchw(const AmxNchwArgs& args);
 }  // namespace amx_emu
