@@ -13,6 +13,7 @@
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_kernels.h"
 #include "conv16b/conv16b_pack.h"
+#include "core/cpu.h"
 
 namespace synops {
 namespace conv16b_internal {
@@ -118,12 +119,19 @@ class AmxIm2Row : public PackedGemm {
         k_(k),
         pad_(g, g.icg),
         gather_(g, pad_) {
-    const ConvParams& p = g.p;
     kp_ = gather_.kp();
     nblocks_ = (g.ocg + 15) / 16;
-    // A band of whole output rows of about 32 KiB of im2row rows.
-    band_rows_ = std::max<size_t>(1, std::min(p.dstH, 32768 / (kp_ * 2 * p.dstW)));
-    band_pixels_ = band_rows_ * p.dstW;
+    // A band is whole 32-pixel blocks of im2row rows taking at most a
+    // quarter of the L1d (at least one block; bands cross output rows), so
+    // the rows, the source window they come from, the weights and the
+    // kernel's sums stay in L1d between the gather and the tile loads.
+    // Whole output rows of up to 32 KiB before (84 pixels of 320 bytes in
+    // a 16-channel group 3x3 over 28x28, 112 in the 7x7 stem) left the tile
+    // loop waiting on its loads most of the time, by amounts that moved
+    // with where the buffers lay (no PMU counters on the VM to say which
+    // conflict).
+    band_pixels_ =
+        std::max<size_t>(1, GetCacheSizes().l1d / 4 / (kp_ * sizeof(uint16_t)) / 32) * 32;
   }
 
   size_t ExternalBufferSize() const override {
@@ -178,7 +186,7 @@ class AmxIm2Row : public PackedGemm {
   AmxKernels k_;
   PaddedSource pad_;
   Im2RowGather gather_;
-  size_t kp_, nblocks_, band_rows_, band_pixels_;
+  size_t kp_, nblocks_, band_pixels_;
 };
 
 // AVX-512 for groups of few input channels (stems), multiplied by a GEMM
