@@ -109,9 +109,9 @@ class Im2RowGather {
 };
 
 // AMX for input-channel groups that are not whole 32-channel chunks (the
-// 3-channel stem, 16- or 24-channel layers): bands of output rows are
-// gathered into im2row rows of K = kernelY * kernelX * icg values padded to
-// a multiple of 32, and multiplied as a 1x1 convolution.
+// 3-channel stem, 16- or 24-channel layers): bands of pixels are gathered
+// into im2row rows of K = kernelY * kernelX * icg values padded to a
+// multiple of 32, and multiplied as a 1x1 convolution.
 class AmxIm2Row : public PackedGemm {
  public:
   AmxIm2Row(const Geometry& g, const AmxKernels& k)

@@ -556,7 +556,6 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
                               nchw_1x1,
                               Params(64, 9, 13, 64, 3, 3, 1, 1, 1, 4),  // 16-channel groups
                               Params(3, 20, 22, 32, 7, 7, 2, 1, 3)}) {  // stem
-
     Problem pr;
     pr.batch = 2;
     pr.p = p;
