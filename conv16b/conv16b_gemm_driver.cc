@@ -177,20 +177,22 @@ class NhwcGemmF32 : public Algorithm {
       xr_ = last < 0 ? 0 : std::min<size_t>(p.dstW, static_cast<size_t>(last) / p.strideX + 1);
       // An edge segment of at least one whole tile (kEdgePixels): a tile of
       // one or two pixels has too few accumulators to cover the FMA latency.
-      const size_t xl_min = xl_, xr_min = xr_;
-      if (xl_ > 0) xl_ = std::max(xl_, kEdgePixels);
-      if (xr_ < p.dstW) xr_ = std::min(xr_, p.dstW > kEdgePixels ? p.dstW - kEdgePixels : 0);
-      // Where that leaves no middle segment, a strided row of the per-tap
-      // tiles keeps the fewest edge pixels (those whose windows reach the
-      // padding) and reads the rest in place, instead of copying the whole
-      // row (or widening it into the ring). 3x3 s2 over 14x14, Sapphire
-      // Rapids, synbench GFLOP/s, best of 2: 576ch 36.1 -> 41.3
-      // (avx512bf16::nhwc_depthwise_strided), 960ch 35.1 -> 38.9, 160ch 40.5
-      // -> 43.2, AVX2 576ch 30.9 -> 33.0. Not for the paired dot tiles
-      // (576ch 37.4 -> 30.7) nor at stride 1 (AVX2 3x3 1024ch 7x7 50 -> 41).
-      if (xl_ >= xr_ && xl_min < xr_min && p.strideX > 1 && !dot_weights_) {
-        xl_ = xl_min;
-        xr_ = xr_min;
+      const size_t wl = xl_ > 0 ? std::max(xl_, kEdgePixels) : xl_;
+      const size_t wr =
+          xr_ < p.dstW ? std::min(xr_, p.dstW > kEdgePixels ? p.dstW - kEdgePixels : 0) : xr_;
+      // Unless that leaves no middle segment where the fewest edge pixels
+      // (those whose windows reach the padding) leave one: a strided row of
+      // the per-tap tiles then keeps those and reads the rest in place,
+      // instead of copying the whole row (or widening it into the ring).
+      // 3x3 s2 over 14x14, Sapphire Rapids, synbench GFLOP/s, best of 2:
+      // 576ch 36.1 -> 41.3 (avx512bf16::nhwc_depthwise_strided), 960ch 35.1
+      // -> 38.9, 160ch 40.5 -> 43.2, AVX2 576ch 30.9 -> 33.0. Not for the
+      // paired dot tiles (576ch 37.4 -> 30.7) nor at stride 1 (AVX2 3x3
+      // 1024ch 7x7 50 -> 41).
+      const bool fewest = wl >= wr && xl_ < xr_ && p.strideX > 1 && !dot_weights_;
+      if (!fewest) {
+        xl_ = wl;
+        xr_ = wr;
       }
       // No middle segment: the whole row from the left copy (BF16) where the
       // FP32 ring the rows would otherwise be widened into exceeds the L1d.
