@@ -13,22 +13,27 @@
 //   3. avx512bf16::nhwc_depthwise_slide  depthwise, NHWC source, stride and
 //                                        dilation 1 in x, 3, 5 or 7 columns,
 //                                        32, 48, 64, ... channels
-//   4. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
-//   5. avx512::nhwc_depthwise_strided  as 2
-//   6. avx512::nhwc_depthwise_slide  as 3
-//   7. avx512::nhwc_depthwise      depthwise
-//   8. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
-//   9. sse41::nhwc_depthwise       depthwise (FP32)
-//  10. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
-//  11. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
-//  12. amx_bf16::nhwc_im2row       the other non-depthwise geometries
-//  13. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
-//  14. avx512bf16::nhwc_gemm       any geometry
-//  15. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
-//  16. avx512::nhwc_gemm           any geometry
-//  17. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
-//  18. sse41::nhwc_gemm            any geometry (FP32)
-//  19. ref::direct                 any geometry
+//   4. avx512bf16::nhwc_depthwise_rows  depthwise, FP32 NHWC source, strideX > 1,
+//                                       32, 48, 64, ... channels; a source image
+//                                       beyond the L2, >= 256 channels or
+//                                       output rows of at most 8 pixels
+//   5. avx512bf16::nhwc_depthwise  depthwise (group == srcC == dstC)
+//   6. avx512::nhwc_depthwise_strided  as 2
+//   7. avx512::nhwc_depthwise_slide  as 3
+//   8. avx512::nhwc_depthwise_rows  as 4
+//   9. avx512::nhwc_depthwise      depthwise
+//  10. avx2::nhwc_depthwise        depthwise (AVX2 + FMA, FP32)
+//  11. sse41::nhwc_depthwise       depthwise (FP32)
+//  12. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
+//  13. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
+//  14. amx_bf16::nhwc_im2row       the other non-depthwise geometries
+//  15. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
+//  16. avx512bf16::nhwc_gemm       any geometry
+//  17. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
+//  18. avx512::nhwc_gemm           any geometry
+//  19. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
+//  20. sse41::nhwc_gemm            any geometry (FP32)
+//  21. ref::direct                 any geometry
 // aarch64:
 //   1. neon::nhwc_depthwise        depthwise
 //   2. neon_bf16::nhwc_gemm        any geometry (BFDOT)
@@ -90,6 +95,29 @@ bool SlideDepthwise(const Geometry& g) {
   return IsDepthwise(g) && p.srcF == TensorFormat::kNhwc && p.strideX == 1 &&
          p.dilationX == 1 && (p.kernelX == 3 || p.kernelX == 5 || p.kernelX == 7) &&
          p.srcC >= 32 && p.srcC % 16 == 0;
+}
+
+// Where the AVX-512 depthwise rounds whole FP32 NHWC source rows into the
+// FP32 ring of nhwc_depthwise_slide and runs the per-tap tiles of
+// DepthwiseChannels over them at stride > 1 (a BF16 source takes 1 or 2,
+// which read it in place), instead of nhwc_depthwise's ring of 16-channel
+// blocks: each block's fill reads one line of every pixel, lines a pixel
+// apart, and pays a row call per block and row. Measured on Sapphire
+// Rapids (synbench, 3x3 s2 FP32, µs blocks -> rows): beyond the L2 96ch
+// 112x112 386 -> 302, 32ch 224 494 -> 406, 64ch 112 272 -> 208, 48ch 112
+// 158 -> 141, 192ch 56 213 -> 145, 144ch 56 124 -> 102, 5x5 240ch 56 410
+// -> 260, 5x5 672ch 28 261 -> 191; within it, many channels 512ch 28 115 ->
+// 94, 256ch 14 11.9 -> 10.4, 576ch 14 27.6 -> 23.6, 1024ch 14 54 -> 43,
+// and rows of 7 pixels 64ch 14 3.0 -> 2.4, 128ch 14 5.9 -> 4.7; but not
+// the others within it: 32ch 112 93 -> 96, 64ch 56 37 -> 39, 96ch 28 13.9
+// -> 14.4, 128ch 28 18.5 -> 19.5 (256ch 28 42.5 -> 42.2).
+bool RowsF32Depthwise(const Geometry& g) {
+  const ConvParams& p = g.p;
+  if (!IsDepthwise(g) || p.srcT != DataType::k32f || p.srcF != TensorFormat::kNhwc ||
+      p.strideX == 1 || p.srcC < 32 || p.srcC % 16 != 0) {
+    return false;
+  }
+  return g.src_image * sizeof(float) > GetCacheSizes().l2 || p.srcC >= 256 || p.dstW <= 8;
 }
 
 // Where the AVX512-BF16 depthwise multiplies the BF16 source in place by
@@ -172,12 +200,18 @@ std::vector<AlgorithmSpec> SelectionList() {
       {"avx512bf16::nhwc_depthwise_slide", Isa::kAvx512Bf16, SlideDepthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
             PlanarRowToF32Avx2, RoundRowF32Avx2>},
+      {"avx512bf16::nhwc_depthwise_rows", Isa::kAvx512Bf16, RowsF32Depthwise,
+       Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512Bf16, StoreRowAvx512Bf16,
+            PlanarRowToF32Avx2, RoundRowF32Avx2>},
       {"avx512bf16::nhwc_depthwise", Isa::kAvx512Bf16, IsDepthwise,
        Make<MakeDepthwiseF32, DepthwiseRowF32Avx512Bf16>},
       {"avx512::nhwc_depthwise_strided", Isa::kAvx512, StridedBf16Depthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512, StoreRowAvx512, PlanarRowToF32Avx2,
             RoundRowF32Avx2>},
       {"avx512::nhwc_depthwise_slide", Isa::kAvx512, SlideDepthwise,
+       Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512, StoreRowAvx512, PlanarRowToF32Avx2,
+            RoundRowF32Avx2>},
+      {"avx512::nhwc_depthwise_rows", Isa::kAvx512, RowsF32Depthwise,
        Make<MakeNhwcDepthwiseF32, StridedDepthwiseRowAvx512, StoreRowAvx512, PlanarRowToF32Avx2,
             RoundRowF32Avx2>},
       {"avx512::nhwc_depthwise", Isa::kAvx512, IsDepthwise,

@@ -292,6 +292,12 @@ std::vector<Case> Grid() {
   conv16b_check::SetOutputSize(&ring_fallback);
   add(1, ring_fallback);
   add(2, Params(64, 6, 14, 64, 3, 3, 1, 1, 1, 64));
+  // nhwc_depthwise_rows (FP32 NHWC sources: whole FP32 rows, per-tap tiles
+  // at stride 2): 5x5 with 48 channels over 8 output pixels, and 256
+  // channels over 10 (two balanced tiles, a vector pair and the fused
+  // stores of every vector).
+  add(1, Params(48, 7, 15, 48, 5, 5, 2, 1, 2, 48));
+  add(1, Params(256, 3, 20, 256, 3, 3, 2, 1, 1, 256));
   ConvParams wide_stride = Params(32, 5, 1, 32, 3, 3, 4, 1, 0, 32);
   wide_stride.padX = 5;
   conv16b_check::SetOutputSize(&wide_stride);
@@ -606,12 +612,15 @@ TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {
   nchw.srcF = nchw.dstF = TensorFormat::kNchw;
   ConvParams strided = Params(32, 5, 30, 32, 3, 3, 2, 1, 1, 32);
   strided.srcT = DataType::k16b;
+  ConvParams rows = Params(32, 5, 14, 32, 3, 3, 2, 1, 1, 32);
+  rows.srcT = DataType::k32f;
   for (const ConvParams& other : {Params(16, 6, 13, 16, 3, 3, 1, 1, 1, 16),  // depthwise
                                   Params(32, 5, 19, 20, 3, 3, 1, 1, 1),      // 32-channel groups
                                   nchw,
                                   Params(3, 9, 13, 20, 3, 3, 2, 1, 1),  // a stem (im2row)
                                   Params(32, 6, 13, 32, 3, 3, 1, 1, 1, 32),  // 32-ch depthwise
-                                  strided}) {  // depthwise from BF16 with stride 2
+                                  strided,  // depthwise from BF16 with stride 2
+                                  rows}) {  // from FP32 with stride 2 over 7 pixels
     if (spec->supports(*geometry)) break;
     pr.p = other;
     geometry = conv16b_internal::Validate(pr.batch, pr.p);
@@ -905,6 +914,41 @@ TEST(Conv16bSelection, DotDepthwiseChosenByCpuAndImageSize) {
                 std::string(!amx || beyond ? "avx512bf16::nhwc_depthwise_dot"
                                            : "avx512bf16::nhwc_depthwise_strided"));
     }
+    SetCacheSizesForTesting(nullptr);
+  }
+#else
+  GTEST_SKIP() << "x86 algorithms";
+#endif
+}
+
+// FP32 NHWC depthwise at stride 2 reads whole rows (nhwc_depthwise_rows)
+// where the source image is beyond the L2, with many channels or over
+// narrow rows; the 16-channel blocks of nhwc_depthwise otherwise.
+TEST(Conv16bSelection, RowsDepthwiseByImageSizeChannelsAndWidth) {
+#if defined(__x86_64__)
+  auto pick = [](const ConvParams& p) -> std::string {
+    auto g = conv16b_internal::Validate(1, p);
+    EXPECT_TRUE(g.ok());
+    return conv16b_internal::SelectAlgorithm(*g, [](Isa isa) { return isa <= Isa::kAmxBf16; })
+        .name;
+  };
+  ConvParams wide = Params(32, 8, 40, 32, 3, 3, 2, 1, 1, 32);  // 20 output pixels, 40 KiB
+  ConvParams narrow = Params(32, 8, 16, 32, 3, 3, 2, 1, 1, 32);  // 8 output pixels
+  ConvParams many = Params(256, 4, 40, 256, 3, 3, 2, 1, 1, 256);
+  wide.srcT = narrow.srcT = many.srcT = DataType::k32f;
+  ConvParams bf16 = wide;
+  bf16.srcT = DataType::k16b;
+  ConvParams nchw = wide;
+  nchw.srcF = nchw.dstF = TensorFormat::kNchw;
+  for (const size_t l2 : {size_t{2} << 20, size_t{32} << 10}) {
+    const CacheSizes sizes = {size_t{32} << 10, l2, size_t{8} << 20};
+    SetCacheSizesForTesting(&sizes);
+    const bool beyond = l2 < (size_t{40} << 10);
+    EXPECT_EQ(pick(wide), beyond ? "avx512bf16::nhwc_depthwise_rows" : "avx512bf16::nhwc_depthwise");
+    EXPECT_EQ(pick(narrow), "avx512bf16::nhwc_depthwise_rows");
+    EXPECT_EQ(pick(many), "avx512bf16::nhwc_depthwise_rows");
+    EXPECT_NE(pick(bf16), "avx512bf16::nhwc_depthwise_rows");
+    EXPECT_EQ(pick(nchw), "avx512bf16::nhwc_depthwise");
     SetCacheSizesForTesting(nullptr);
   }
 #else
