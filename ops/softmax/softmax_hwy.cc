@@ -8,9 +8,10 @@
 // * inner == 1, longer rows: max pass, exp pass (exps stored to dst, or to
 //   an FP32 scratch row for BF16, and summed), scale pass; a row of up to a
 //   few thousand elements stays in L1 between the passes.
-// * inner > 1: vectorized across inner, 4 vectors (then 1, then a partial
-//   one) of columns at a time, all three passes per column block; exps kept
-//   in dst (FP32) or an FP32 scratch (BF16).
+// * inner > 1: vectorized across inner, one cache line of each row (FP32)
+//   or 4 vectors (BF16) of columns at a time, then 1 vector, then a partial
+//   one, all three passes per column block; exps kept in dst (FP32) or an
+//   FP32 scratch (BF16).
 // The exp is core/hwy_math-inl.h's ExpNonPositive (x - max <= 0).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/softmax/softmax_hwy.cc"
@@ -869,12 +870,19 @@ HWY_NOINLINE void Strided(const typename Tr::T* src, size_t outer, size_t count,
     ebuf_storage = hwy::AllocateAligned<float>(count * (inner >= 4 * lanes ? 4 : 1) * lanes);
   }
   float* ebuf = ebuf_storage.get();
+  // FP32: blocks of one cache line per row (AVX-512 one vector, AVX2 two,
+  // SSE4 four). Sapphire Rapids, softmax_bench 64x8x3136 (beyond the L2),
+  // us, 4 vectors -> one line: AVX-512 537-573 -> 482-486 (BM_Copy 468),
+  // AVX2 668-723 -> 574-588; 50x10x100 AVX-512 14.1 -> 12.2. BF16: 4
+  // vectors (2 lines; 2 vectors, one line: 377 -> 423).
+  constexpr size_t kV =
+      std::is_same_v<Tr, F32> ? HWY_MAX(size_t{1}, 64 / (hn::MaxLanes(d) * sizeof(float))) : 4;
   for (size_t o = 0; o < outer; ++o) {
     const typename Tr::T* s = src + o * count * inner;
     typename Tr::T* t = dst + o * count * inner;
     size_t i = 0;
-    for (; i + 4 * lanes <= inner; i += 4 * lanes) {
-      Columns<4, false, Tr>(d, s + i, count, inner, lanes, ebuf, t + i);
+    for (; i + kV * lanes <= inner; i += kV * lanes) {
+      Columns<kV, false, Tr>(d, s + i, count, inner, lanes, ebuf, t + i);
     }
     for (; i + lanes <= inner; i += lanes) {
       Columns<1, false, Tr>(d, s + i, count, inner, lanes, ebuf, t + i);
