@@ -55,6 +55,15 @@ void StridedDepthwiseRowAvx512(const GemmRowF32Args& args) {
 
 void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); }
 
+void RoundRowF32Avx512(const float* src, size_t n, float* out) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, RoundToBf16F32(_mm512_loadu_ps(src + i)));
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(out + i, m, RoundToBf16F32(_mm512_maskz_loadu_ps(m, src + i)));
+  }
+}
+
 namespace {
 
 // One im2row row from the pieces (masked loads: nothing read or written

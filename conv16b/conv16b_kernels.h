@@ -255,6 +255,9 @@ void StoreRowAvx512(const Geometry& g, const Epilogue& e, const float* sums, siz
 // rows16: every channel of a pixel group, each tap's load widened in place;
 // nhwc_depthwise_strided) or whole FP32 rows (nhwc_depthwise_slide).
 void StridedDepthwiseRowAvx512(const GemmRowF32Args& args);
+// conv16b_avx512.cc: RoundRowF32Fn on 16 lanes (the FP32 rows of the
+// AVX-512 depthwise algorithms).
+void RoundRowF32Avx512(const float* src, size_t n, float* out);
 // conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
 void GemmRowAvx512(const GemmRowArgs& args);
 void Im2RowAvx512(const Im2RowArgs& args);

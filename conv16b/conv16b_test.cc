@@ -738,6 +738,50 @@ TEST(Conv16bKernels, PlanarRowToF32RoundsLikeSpec) {
 #endif
 }
 
+// The NHWC source rows of the FP32 algorithms (RoundRowF32Fn) round like
+// Fp32ToBf16 bit for bit (ties, NaN payloads, denormals, infinities) over
+// every tail of 4, 8 and 16 lanes, and write nothing past the row.
+TEST(Conv16bKernels, RoundRowF32RoundsLikeSpec) {
+#if defined(__x86_64__)
+  struct Fn {
+    const char* name;
+    Isa isa;
+    conv16b_internal::RoundRowF32Fn fn;
+  };
+  const Fn fns[] = {{"avx512", Isa::kAvx512, conv16b_internal::RoundRowF32Avx512},
+                    {"avx2", Isa::kAvx2, conv16b_internal::RoundRowF32Avx2},
+                    {"sse41", Isa::kSse41, conv16b_internal::RoundRowF32Sse41}};
+  std::mt19937 rng(7);
+  int ran = 0;
+  for (const Fn& f : fns) {
+    if (!CpuSupports(f.isa)) continue;
+    ++ran;
+    for (size_t n : {1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 64}) {
+      std::vector<float> src(n);
+      for (size_t i = 0; i < n; ++i) {
+        uint32_t bits = rng();
+        if (i % 5 == 0) bits = (bits & 0xFFFF0000u) | 0x8000u;  // a tie
+        if (i % 7 == 0) bits = 0x7F800000u | (bits & 0x807FFFFFu);  // Inf or NaN
+        if (i % 7 == 3) bits = 0x7F800000u | (bits & 0x8000FFFFu) | 1u;  // NaN, low payload
+        if (i % 11 == 0) bits &= 0x807FFFFFu;  // denormal
+        std::memcpy(&src[i], &bits, 4);
+      }
+      std::vector<float> got(n + 16, -1.0f);
+      f.fn(src.data(), n, got.data());
+      for (size_t i = 0; i < n + 16; ++i) {
+        uint32_t got_bits;
+        std::memcpy(&got_bits, &got[i], 4);
+        const uint32_t want = i < n ? uint32_t{Fp32ToBf16(src[i])} << 16 : 0xBF800000u;
+        ASSERT_EQ(got_bits, want) << f.name << " n " << n << " at " << i;
+      }
+    }
+  }
+  if (ran == 0) GTEST_SKIP() << "needs SSE4.1";
+#else
+  GTEST_SKIP() << "x86 kernels";
+#endif
+}
+
 // The stems' finiteness scan (whole last pairs only without Inf or NaN)
 // finds one non-finite value at any position of any length: both unrolled
 // vectors and the masked tail; the largest finite exponent, denormals and

@@ -31,6 +31,17 @@ inline __m256i ToBf16(__m512 v) {
   return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
 }
 
+// ToBf16 as FP32 (the BF16 value's bits in the upper half, zeros below):
+// the rounding and a mask, the quieting a masked OR of the same bits.
+inline __m512 RoundToBf16F32(__m512 v) {
+  const __m512i u = _mm512_castps_si512(v);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  __m512i r = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb);
+  r = _mm512_mask_or_epi32(r, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), u,
+                           _mm512_set1_epi32(0x00400000));
+  return _mm512_castsi512_ps(_mm512_and_si512(r, _mm512_set1_epi32(int32_t(0xFFFF0000u))));
+}
+
 // v0 then v1 rounded as ToBf16, 32 values stored at p: the rounding left in
 // the upper halves and one two-source word permute for both (ToBf16's
 // narrowing is two uops per vector), the NaN quieting only when a compare
