@@ -136,6 +136,13 @@ struct Avx2 {
   }
   // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
   static T RoundBf16(T v) { return _mm256_castsi256_ps(_mm256_slli_epi32(Bf16Lanes(v), 16)); }
+  // RoundBf16 of lanes that hold no NaN: the rounding and a mask, no
+  // shift there and back (x86_f32::RoundRow).
+  static T RoundBf16NotNan(T v) {
+    return _mm256_castsi256_ps(
+        _mm256_and_si256(RoundedUpper(v), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+  }
+  static bool AnyNan(T a, T b) { return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) != 0; }
   template <bool kRelu = false>
   static void StoreBf16(uint16_t* p, T v) {
     const __m256i packed = _mm256_permute4x64_epi64(PackBf16<kRelu>(v, v), 0x08);

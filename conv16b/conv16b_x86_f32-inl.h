@@ -1248,10 +1248,27 @@ inline void PlanarRowToF32(const void* src, bool f32, size_t plane, size_t chann
   }
 }
 
-// RoundRowF32Fn of conv16b_kernels.h on V.
+template <class V, class = void>
+struct HasRoundNotNan : std::false_type {};
+template <class V>
+struct HasRoundNotNan<V, std::void_t<decltype(&V::RoundBf16NotNan)>> : std::true_type {};
+
+// RoundRowF32Fn of conv16b_kernels.h on V. Traits with RoundBf16NotNan
+// (AVX2) round two vectors at a time without the NaN quieting where one
+// compare finds no NaN in either: AVX2 1x1 256->64 56x56 from FP32 spent
+// 14% of its time here (Sapphire Rapids, perf), 3x3 s2 96ch 112x112
+// depthwise over half.
 template <class V>
 void RoundRow(const float* src, size_t n, float* out) {
   size_t i = 0;
+  if constexpr (HasRoundNotNan<V>::value) {
+    for (; i + 2 * V::kLanes <= n; i += 2 * V::kLanes) {
+      const typename V::T a = V::LoadU(src + i), b = V::LoadU(src + i + V::kLanes);
+      const bool nan = V::AnyNan(a, b);
+      V::StoreU(out + i, nan ? V::RoundBf16(a) : V::RoundBf16NotNan(a));
+      V::StoreU(out + i + V::kLanes, nan ? V::RoundBf16(b) : V::RoundBf16NotNan(b));
+    }
+  }
   for (; i + V::kLanes <= n; i += V::kLanes) V::StoreU(out + i, V::RoundBf16(V::LoadU(src + i)));
   for (; i < n; ++i) out[i] = _mm_cvtss_f32(RoundToBf16x4(_mm_set_ss(src[i])));
 }
