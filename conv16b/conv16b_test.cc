@@ -272,6 +272,9 @@ std::vector<Case> Grid() {
   // 3x3 at stride 2 (the paired stride-2 tiles) over 15 pixels in place:
   // tiles of 8 and 7 pixels, the last ending dst, with 32 + 16 channels.
   add(1, Params(48, 5, 31, 48, 3, 3, 2, 1, 0, 48));
+  // ... and over 3 pixels in place between one-pixel edges (the sliding
+  // stride-2 tiles of the AVX-512 FP32 rows take every width, 1 to 8).
+  add(1, Params(32, 5, 9, 32, 3, 3, 2, 1, 1, 32));
   // 7x7 at stride 1 (the 7-pixel sliding tile): 48 channels (a pair of
   // vectors and a single one) with edge segments around 16 middle pixels,
   // and 32 without padding (14 output pixels in place, two whole tiles).

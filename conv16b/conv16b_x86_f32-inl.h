@@ -945,6 +945,27 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
           if (a.kernel_x == 7) return DepthwiseTiles<8>(a, k7.data(), c0, c1);
         }
       }
+      // 3x3 at stride 2 on 16 lanes (nhwc_depthwise_strided): the sliding
+      // tiles, each column pair loaded and split once for the pixels that
+      // share it (2M + 1 per kernel row instead of 3M) and the next tile's
+      // columns prefetched. Sapphire Rapids, synbench BF16 in place, us:
+      // 576ch 14x14 12.8 -> 10.8, 192ch 28x28 16.0 -> 13.6, 96ch 56x56
+      // 29.6 -> 25.9, 96ch 112x112 151 -> 115, 32ch 112x112 37.6 -> 31.9.
+      if constexpr (V::kLanes == 16) {
+        if (a.kernel_x == 3 && a.pixel_stride == 2 * a.kx_stride) {
+          static constexpr DepthwiseTileFn kSlide2[] = {
+              nullptr,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 1>,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 2>,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 3>,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 4>,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 5>,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 6>,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 7>,
+              DepthwiseSlideTileBf16x2<V, Sink, 3, 2, 8>};
+          return DepthwiseTiles<8>(a, kSlide2, c0, c1);
+        }
+      }
       constexpr int kM = V::kEvenOddM;
       static constexpr auto kTiles = Bf16x2Tiles<V, Sink>(std::make_index_sequence<kM>());
       return DepthwiseTiles<kM>(a, kTiles.data(), c0, c1);
