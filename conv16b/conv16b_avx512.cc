@@ -462,8 +462,7 @@ void WidenPixelsAvx512(const void* src, bool f32, size_t stride, size_t count, s
   if (f32) {
     const float* s = static_cast<const float*>(src);
     for (size_t x = 0; x < count; ++x, s += stride, out += 16) {
-      const __m256i h = ToBf16(_mm512_maskz_loadu_ps(m, s));
-      _mm512_store_ps(out, _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
+      _mm512_store_ps(out, RoundToBf16F32(_mm512_maskz_loadu_ps(m, s)));
     }
     return;
   }
