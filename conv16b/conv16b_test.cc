@@ -21,6 +21,7 @@
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_kernels.h"
 #include "core/cpu.h"
+#include "core/dispatch.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 
@@ -692,11 +693,7 @@ TEST(Conv16bSelection, Rules) {
 // channel and pixel tail of the 8 x 8 (AVX2) and 4 x 4 transposes.
 TEST(Conv16bKernels, PlanarRowToF32RoundsLikeSpec) {
 #if defined(__x86_64__)
-  struct Fn {
-    const char* name;
-    Isa isa;
-    conv16b_internal::PlanarRowToF32Fn fn;
-  };
+  using Fn = Kernel<conv16b_internal::PlanarRowToF32Fn>;
   const Fn fns[] = {{"avx2", Isa::kAvx2, conv16b_internal::PlanarRowToF32Avx2},
                     {"sse41", Isa::kSse41, conv16b_internal::PlanarRowToF32Sse41}};
   std::mt19937 rng(5);
@@ -746,11 +743,7 @@ TEST(Conv16bKernels, PlanarRowToF32RoundsLikeSpec) {
 // every tail of 4, 8 and 16 lanes, and write nothing past the row.
 TEST(Conv16bKernels, RoundRowF32RoundsLikeSpec) {
 #if defined(__x86_64__)
-  struct Fn {
-    const char* name;
-    Isa isa;
-    conv16b_internal::RoundRowF32Fn fn;
-  };
+  using Fn = Kernel<conv16b_internal::RoundRowF32Fn>;
   const Fn fns[] = {{"avx512", Isa::kAvx512, conv16b_internal::RoundRowF32Avx512},
                     {"avx2", Isa::kAvx2, conv16b_internal::RoundRowF32Avx2},
                     {"sse41", Isa::kSse41, conv16b_internal::RoundRowF32Sse41}};
