@@ -180,6 +180,35 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
   return hn::Mul(hn::Mul(p, s1), s2);
 }
 
+// 2^f for |f| <= 1/2 to a relative 3.5e-6, degree 4 (Chebyshev
+// interpolation, constant term first).
+inline constexpr float kExp2Poly4[5] = {1.0f, 0.69312102f, 0.24022350f, 0.055921976f,
+                                        0.0096663684f};
+
+// e^x for x <= 0 (-Inf included: +0) whose results are rounded to BF16 (8
+// significant bits: half an ULP is at least 2^-9 of the value), to a
+// relative 2^-16 (softmax BF16). AVX-512: y = x log2e, f = y - round(y) by
+// vreduceps, which gives -Inf an f of 0 (no clamp), then scalef(p(f), y -
+// f) with kExp2Poly4: nine instructions with the caller's subtraction of
+// the max where ExpNonPositive<true> takes ten, and no dependency through
+// the clamp. The rounding of y adds up to 5.3e-6 where |y| > 128 (results
+// near and below 2^-126). Elsewhere ExpNonPositive<true>.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V ExpNonPositiveBf16(D d, V x) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (hn::MaxLanes(d) * sizeof(float) == 64) {
+    const V y = hn::Mul(x, hn::Set(d, kLog2e));
+    const V f = V{_mm512_reduce_ps(y.raw, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)};
+    V p = hn::MulAdd(hn::Set(d, kExp2Poly4[4]), f, hn::Set(d, kExp2Poly4[3]));
+    p = hn::MulAdd(p, f, hn::Set(d, kExp2Poly4[2]));
+    p = hn::MulAdd(p, f, hn::Set(d, kExp2Poly4[1]));
+    p = hn::MulAdd(p, f, hn::Set(d, kExp2Poly4[0]));
+    return V{_mm512_scalef_ps(p.raw, hn::Sub(y, f).raw)};
+  }
+#endif
+  return ExpNonPositive<true>(d, x);
+}
+
 // e^x for x in [-87, 88] (callers clamp; e^x is then normal): 2^n p(r) with
 // the Cody-Waite reduction of ExpNonPositive and n added to p's exponent
 // field (r >= -ln2/2 keeps p >= 0.7, so n = -126 still gives a normal
