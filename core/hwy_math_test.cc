@@ -125,49 +125,39 @@ std::vector<Kernel<ExpFn>> Kernels(bool coarse) {
   return {SYNOPS_HWY_KERNELS(ExpFine)};
 }
 
-// Full precision: within 1 ULP (2^-23 relative bounds an ULP from above)
-// plus the denormal rounding, 1 ULP of 2^-149.
-TEST(HwyMath, ExpNonPositiveWithinOneUlp) {
-  int tested = 0;
-  for (const auto& k : Kernels(false)) {
-    if (!CpuSupports(k.isa)) continue;
-    ++tested;
-    const Worst w = Measure(k.fn, 64, 0.0);
-    EXPECT_LE(w.rel, std::ldexp(1.0, -23)) << k.name << " at x = " << w.at;
-    EXPECT_LE(w.denorm_ulps, 1.0) << k.name;
-  }
-  EXPECT_GT(tested, 0);
-}
-
-// Coarse (BF16 results): 2^-17 relative (plus the denormal rounding), 2.2
-// times what was measured (3.4e-6) and 256 times below half a BF16 ULP
-// (at least 2^-9 of the value).
-TEST(HwyMath, ExpNonPositiveCoarseWithinBound) {
-  int tested = 0;
-  for (const auto& k : Kernels(true)) {
-    if (!CpuSupports(k.isa)) continue;
-    ++tested;
-    const Worst w = Measure(k.fn, 64, std::ldexp(1.0, -17));
-    EXPECT_LE(w.rel, std::ldexp(1.0, -17)) << k.name << " at x = " << w.at;
-    EXPECT_LE(w.denorm_ulps, 1.0) << k.name;
-  }
-  EXPECT_GT(tested, 0);
-}
-
-// For BF16 results: 2^-16 relative (plus the denormal rounding), 128 times
-// below half a BF16 ULP; every 16th float in [-104, 0] and -Inf (+0).
-// Measured: AVX-512 7.1e-6 (normal results), the others ExpNonPositive<true>'s.
-TEST(HwyMath, ExpNonPositiveBf16WithinBound) {
-  const std::vector<Kernel<ExpFn>> kernels = {SYNOPS_HWY_KERNELS(ExpBf16)};
+// Every kernel this CPU runs within `rel` of e^x on every `stride`-th float
+// in [-104, 0] and -Inf; denormal results within `denorm_rel` e^x plus
+// their rounding, 1 ULP of 2^-149.
+void ExpectWithin(const std::vector<Kernel<ExpFn>>& kernels, uint32_t stride, double rel,
+                  double denorm_rel) {
   int tested = 0;
   for (const auto& k : kernels) {
     if (!CpuSupports(k.isa)) continue;
     ++tested;
-    const Worst w = Measure(k.fn, 16, std::ldexp(1.0, -16));
-    EXPECT_LE(w.rel, std::ldexp(1.0, -16)) << k.name << " at x = " << w.at;
+    const Worst w = Measure(k.fn, stride, denorm_rel);
+    EXPECT_LE(w.rel, rel) << k.name << " at x = " << w.at;
     EXPECT_LE(w.denorm_ulps, 1.0) << k.name;
   }
   EXPECT_GT(tested, 0);
+}
+
+// Full precision: within 1 ULP (2^-23 relative bounds an ULP from above),
+// denormal results within their rounding.
+TEST(HwyMath, ExpNonPositiveWithinOneUlp) {
+  ExpectWithin(Kernels(false), 64, std::ldexp(1.0, -23), 0.0);
+}
+
+// Coarse (BF16 results): 2^-17 relative, 2.2 times what was measured
+// (3.4e-6) and 256 times below half a BF16 ULP (at least 2^-9 of the value).
+TEST(HwyMath, ExpNonPositiveCoarseWithinBound) {
+  ExpectWithin(Kernels(true), 64, std::ldexp(1.0, -17), std::ldexp(1.0, -17));
+}
+
+// For BF16 results: 2^-16 relative, 128 times below half a BF16 ULP, on
+// every 16th float. Measured: AVX-512 7.1e-6 (normal results), the others
+// ExpNonPositive<true>'s.
+TEST(HwyMath, ExpNonPositiveBf16WithinBound) {
+  ExpectWithin({SYNOPS_HWY_KERNELS(ExpBf16)}, 16, std::ldexp(1.0, -16), std::ldexp(1.0, -16));
 }
 
 // ExpClamped over its whole domain [-87, 88]: 1 ULP.

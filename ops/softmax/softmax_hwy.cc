@@ -12,7 +12,8 @@
 //   or 4 vectors (BF16) of columns at a time, then 1 vector, then a partial
 //   one, all three passes per column block; exps kept in dst (FP32) or an
 //   FP32 scratch (BF16).
-// The exp is core/hwy_math-inl.h's ExpNonPositive (x - max <= 0).
+// The exp is core/hwy_math-inl.h's ExpNonPositive (x - max <= 0), for BF16
+// ExpNonPositiveBf16.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/softmax/softmax_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -57,9 +58,9 @@ using D16 = hn::Rebind<uint16_t, DF>;
 #endif
 
 // e^x for x <= 0. BF16 results (8 significant bits) take the BF16 exp
-// (relative error 2^-13 on AVX-512, ~2^-18 elsewhere, instead of ~2^-23):
-// the result moves by far less than half a BF16 ULP (2^-9), so it still
-// rounds to within one BF16 ULP of the FP32 result (SPEC §5).
+// (relative error at most 2^-16 instead of ~2^-23): the result moves by
+// far less than half a BF16 ULP (2^-9), so it still rounds to within one
+// BF16 ULP of the FP32 result (SPEC §5).
 template <class Tr>
 HWY_INLINE VF Exp(DF d, VF x) {
   if constexpr (Tr::kCoarseExp) return hmath::ExpNonPositiveBf16(d, x);
