@@ -19,13 +19,19 @@ namespace synops {
 namespace conv16b_internal {
 namespace {
 
+// The rounding to nearest even of SPEC.md §2's Fp32ToBf16 on 16 lanes, in
+// the upper half of each: u + 0x7FFF + the lowest kept bit (NaN not
+// handled here).
+inline __m512i RoundedUpper(__m512i u) {
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  return _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb);
+}
+
 // Fp32ToBf16 of SPEC.md §2 on 16 lanes: round to nearest even on the bit
 // pattern, NaN -> quiet NaN of the same sign. Bit-exact with the scalar one.
 inline __m256i ToBf16(__m512 v) {
   const __m512i u = _mm512_castps_si512(v);
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  const __m512i rounded =
-      _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb), 16);
+  const __m512i rounded = _mm512_srli_epi32(RoundedUpper(u), 16);
   const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
   const __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x0040));
   return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
@@ -35,10 +41,8 @@ inline __m256i ToBf16(__m512 v) {
 // the rounding and a mask, the quieting a masked OR of the same bits.
 inline __m512 RoundToBf16F32(__m512 v) {
   const __m512i u = _mm512_castps_si512(v);
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  __m512i r = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb);
-  r = _mm512_mask_or_epi32(r, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), u,
-                           _mm512_set1_epi32(0x00400000));
+  const __m512i r = _mm512_mask_or_epi32(RoundedUpper(u), _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q),
+                                         u, _mm512_set1_epi32(0x00400000));
   return _mm512_castsi512_ps(_mm512_and_si512(r, _mm512_set1_epi32(int32_t(0xFFFF0000u))));
 }
 
@@ -52,11 +56,7 @@ inline void StoreBf16Pair(uint16_t* p, __m512 v0, __m512 v1) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 16), ToBf16(v1));
     return;
   }
-  const auto upper = [](__m512 v) {
-    const __m512i u = _mm512_castps_si512(v);
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-    return _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb);
-  };
+  const auto upper = [](__m512 v) { return RoundedUpper(_mm512_castps_si512(v)); };
   alignas(64) static constexpr uint16_t kUpperHalves[32] = {
       1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
       33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63};
