@@ -128,8 +128,9 @@ class NhwcGemm : public PackedGemm {
 // every channel, weights [tap][cpad] (cpad = channels rounded up to 16; the
 // kernel reads up to 15 channels past a row's last pixel, inside the ring's
 // slack, and never stores them). A depthwise convolution with stride or
-// dilation > 1 over a BF16 NHWC source widens each tap's load in the tile
-// instead (GemmRowF32Args::rows16): each source value feeds only a few
+// dilation > 1 over a BF16 NHWC source widens its loads in the tile (per
+// tap, or per column in the AVX2 3x3 stride-2 sliding tiles) instead
+// (GemmRowF32Args::rows16): each source value feeds only a few
 // taps there, and widening the rows first costs their FP32 writes and
 // reloads. It reads the source in place (DirectRow: only the pixels at a
 // row's ends read zero-padded copies of their columns); rows too narrow
