@@ -4,10 +4,10 @@
 //
 // x86_64:
 //   1. avx512bf16::nhwc_depthwise_dot  depthwise, BF16 NHWC source, >= 32 channels;
-//                                      chosen on a CPU without AMX (full-rate
-//                                      vdpbf16ps), with AMX only over 2 with a
-//                                      source image beyond the L2, whatever
-//                                      SYNOPS_MAX_ISA says
+//                                      chosen where vdpbf16ps runs at full
+//                                      rate (no AMX), with AMX only over 2
+//                                      with a source image beyond the L2,
+//                                      whatever SYNOPS_MAX_ISA says
 //   2. avx512bf16::nhwc_depthwise_strided  depthwise, BF16 NHWC source, strideX > 1,
 //                                          >= 32 channels, taps <= 4 x strides
 //   3. avx512bf16::nhwc_depthwise_slide  depthwise, NHWC source, stride and
@@ -27,13 +27,15 @@
 //  12. amx_bf16::nchw_gemm         NCHW 1x1 stride 1, srcC / group a multiple of 32
 //  13. amx_bf16::nhwc_gemm         srcC / group a multiple of 32
 //  14. amx_bf16::nhwc_im2row       the other non-depthwise geometries
-//  15. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise (stems)
-//  16. avx512bf16::nhwc_gemm       any geometry
-//  17. avx512::nhwc_im2row         icg < 8, more than one tap, not depthwise
-//  18. avx512::nhwc_gemm           any geometry
-//  19. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
-//  20. sse41::nhwc_gemm            any geometry (FP32)
-//  21. ref::direct                 any geometry
+//  15. avx512bf16::nhwc_im2row     icg < 8, more than one tap, not depthwise
+//                                  (stems); chosen where vdpbf16ps runs at
+//                                  full rate (Zen 4/5), whatever
+//                                  SYNOPS_MAX_ISA says
+//  16. avx512bf16::nhwc_gemm       any geometry; chosen as 15
+//  17. avx512::nhwc_gemm           any geometry (FP32 FMA)
+//  18. avx2::nhwc_gemm             any geometry (AVX2 + FMA, FP32)
+//  19. sse41::nhwc_gemm            any geometry (FP32)
+//  20. ref::direct                 any geometry
 // aarch64:
 //   1. neon::nhwc_depthwise        depthwise
 //   2. neon_bf16::nhwc_gemm        any geometry (BFDOT)
@@ -146,14 +148,25 @@ bool DotBf16Depthwise(const Geometry& g) {
 // 37 -> 42, 64ch 128 40 -> 44; within it 96ch 56 47 -> 44, 48ch 112 47 ->
 // 44, 192ch 28 42 -> 38, 256ch 56 39 -> 39; at stride 1 nhwc_depthwise_slide
 // (54-138 on the shapes below) is ahead of it everywhere measured.
-bool DotDepthwiseChosen(const Geometry& g, bool amx) {
-  if (!amx) return true;
+bool DotDepthwiseChosen(const Geometry& g, bool half_rate) {
+  if (!half_rate) return true;
   return StridedBf16Depthwise(g) && g.src_image * sizeof(uint16_t) > GetCacheSizes().l2;
 }
 
 bool DotDepthwiseChosenHere(const Geometry& g) {
-  return DotDepthwiseChosen(g, GetCpuFeatures().amx_bf16);
+  return DotDepthwiseChosen(g, GetCpuFeatures().bf16_dot_half_rate);
 }
+
+// The AVX512-BF16 GEMM and im2row where vdpbf16ps runs at full rate; at
+// half rate avx512::nhwc_gemm (FP32 rows, 12 x 32 FMA tiles) is faster on
+// every shape measured. Sapphire Rapids (conv16b_bench, one run, GFLOP/s
+// avx512bf16::nhwc_gemm or _im2row -> avx512::nhwc_gemm): 3x3 64->64 56x56
+// 110 -> 179, 1x1 256->64 56x56 104 -> 153, 64->256 99 -> 146, 256->256
+// 104 -> 171, 3x3 128 28x28 112 -> 185, 3x3 256 14x14 114 -> 138, 1x1
+// 512->512 14x14 109 -> 179, 1024->256 109 -> 174, 3x3 s2 128->256 112 ->
+// 166, group 4 3x3 64->64 28x28 99 -> 139, stem 3x3 s2 3->32 224 85 -> 128,
+// stem 7x7 s2 3->64 97 -> 164; synbench 1x1 64->16 56x56 96 -> 101.
+bool Bf16DotGemmChosenHere(const Geometry&) { return !GetCpuFeatures().bf16_dot_half_rate; }
 
 bool AmxFits(const Geometry& g) { return g.icg % 32 == 0; }
 
@@ -226,13 +239,12 @@ std::vector<AlgorithmSpec> SelectionList() {
       {"amx_bf16::nhwc_gemm", Isa::kAmxBf16, AmxFits, AmxNhwc},
       {"amx_bf16::nhwc_im2row", Isa::kAmxBf16, AmxIm2RowFits, AmxIm2Row},
       {"avx512bf16::nhwc_im2row", Isa::kAvx512Bf16, Im2RowFits,
-       Make<MakeNhwcIm2Row, GemmRowAvx512Bf16, StoreRowAvx512Bf16>},
+       Make<MakeNhwcIm2Row, GemmRowAvx512Bf16, StoreRowAvx512Bf16>, Bf16DotGemmChosenHere},
       {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, AnyGeometry,
-       Make<MakeNhwcGemm, GemmRowAvx512Bf16, StoreRowAvx512Bf16>},
-      {"avx512::nhwc_im2row", Isa::kAvx512, Im2RowFits,
-       Make<MakeNhwcIm2Row, GemmRowAvx512, StoreRowAvx512>},
+       Make<MakeNhwcGemm, GemmRowAvx512Bf16, StoreRowAvx512Bf16>, Bf16DotGemmChosenHere},
       {"avx512::nhwc_gemm", Isa::kAvx512, AnyGeometry,
-       Make<MakeNhwcGemm, GemmRowAvx512, StoreRowAvx512>},
+       Make<MakeNhwcGemmF32, GemmRowF32Avx512, StoreRowAvx512, PlanarRowToF32Avx2,
+            RoundRowF32Avx512>},
       {"avx2::nhwc_gemm", Isa::kAvx2, AnyGeometry,
        Make<MakeNhwcGemmF32, GemmRowF32Avx2, StoreRowAvx2, PlanarRowToF32Avx2,
             RoundRowF32Avx2>},

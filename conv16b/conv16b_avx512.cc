@@ -13,35 +13,6 @@ namespace synops {
 namespace conv16b_internal {
 namespace {
 
-struct Fp32Dot {
-  struct W {
-    __m512 lo, hi;  // even and odd elements of the pairs
-  };
-  struct S {
-    __m512 lo, hi;
-  };
-  static W LoadW(const uint16_t* p) {
-    const __m512i v = _mm512_loadu_si512(p);
-    return {_mm512_castsi512_ps(_mm512_slli_epi32(v, 16)),
-            _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32(int32_t(0xFFFF0000u))))};
-  }
-  static S Broadcast(const uint16_t* p) {
-    const uint32_t v = static_cast<uint32_t>(x86_gemm::LoadPair(p));
-    return {_mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(v << 16))),
-            _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(v & 0xFFFF0000u)))};
-  }
-  // (p[0], 0): the second product is zero times a zero weight.
-  static S BroadcastLow(const uint16_t* p) {
-    uint16_t v;
-    std::memcpy(&v, p, sizeof(v));
-    return {_mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int32_t>(uint32_t{v} << 16))),
-            _mm512_setzero_ps()};
-  }
-  static __m512 Accumulate(__m512 acc, S s, W w) {
-    return _mm512_fmadd_ps(s.hi, w.hi, _mm512_fmadd_ps(s.lo, w.lo, acc));
-  }
-};
-
 inline __m512 LoadBf16(const uint16_t* p, __mmask16 mask) {
   const __m256i h = _mm256_maskz_loadu_epi16(mask, p);
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
@@ -53,7 +24,7 @@ void StridedDepthwiseRowAvx512(const GemmRowF32Args& args) {
   x86_f32::DepthwiseRow<Avx512F32>(args);
 }
 
-void GemmRowAvx512(const GemmRowArgs& args) { x86_gemm::GemmRow<Fp32Dot>(args); }
+void GemmRowF32Avx512(const GemmRowF32Args& args) { x86_f32::GemmRow<Avx512F32>(args); }
 
 void RoundRowF32Avx512(const float* src, size_t n, float* out) {
   size_t i = 0;

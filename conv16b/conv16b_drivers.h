@@ -103,8 +103,8 @@ std::unique_ptr<Algorithm> MakeAmxGemm(const Geometry& g, const AmxKernels& k);
 std::unique_ptr<Algorithm> MakeAmxNchwGemm(const Geometry& g, const AmxKernels& k);
 std::unique_ptr<Algorithm> MakeAmxIm2Row(const Geometry& g, const AmxKernels& k);
 
-// ---- conv16b_im2row.cc: nhwc_im2row for AVX-512 (Im2RowFits): the same
-// gather, one output row at a time, through an AVX-512 GEMM row kernel.
+// ---- conv16b_im2row.cc: nhwc_im2row for AVX512-BF16 (Im2RowFits): the same
+// gather, one output row at a time, through the vdpbf16ps GEMM row kernel.
 std::unique_ptr<Algorithm> MakeNhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store);
 #endif
 

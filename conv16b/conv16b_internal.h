@@ -84,8 +84,9 @@ const std::vector<AlgorithmSpec>& Algorithms();
 const AlgorithmSpec* FindAlgorithm(absl::string_view name);
 
 // Whether Create may take avx512bf16::nhwc_depthwise_dot for `g` on a CPU
-// with or without AMX (with the detected cache sizes).
-bool DotDepthwiseChosen(const Geometry& g, bool amx);
+// whose vdpbf16ps runs at half rate or not (CpuFeatures::
+// bf16_dot_half_rate; with the detected cache sizes).
+bool DotDepthwiseChosen(const Geometry& g, bool half_rate);
 
 // The algorithm Create picks for `g` when `available` says which ISAs may
 // run: the first one that is not test-only, is available, is chosen on

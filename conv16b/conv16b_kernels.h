@@ -258,8 +258,9 @@ void StridedDepthwiseRowAvx512(const GemmRowF32Args& args);
 // conv16b_avx512.cc: RoundRowF32Fn on 16 lanes (the FP32 rows of the
 // AVX-512 depthwise algorithms).
 void RoundRowF32Avx512(const float* src, size_t n, float* out);
-// conv16b_avx512.cc: BF16 widened to FP32, FP32 FMAs.
-void GemmRowAvx512(const GemmRowArgs& args);
+// conv16b_avx512.cc: GemmRowF32Avx2's tiles on 16 lanes (FP32 rows and
+// weights, MakeNhwcGemmF32), 12 pixels x 32 channels.
+void GemmRowF32Avx512(const GemmRowF32Args& args);
 void Im2RowAvx512(const Im2RowArgs& args);
 // conv16b_avx512.cc: whether none of the n BF16 values is an infinity or
 // a NaN (an exponent of all ones).

@@ -940,7 +940,7 @@ TEST(Conv16bSelection, DotDepthwiseChosenByCpuAndImageSize) {
   ASSERT_NE(dot, nullptr);
   EXPECT_TRUE(dot->supports(*g1));
   EXPECT_TRUE(dot->supports(*g2));
-  const bool amx = GetCpuFeatures().amx_bf16;
+  const bool half_rate = GetCpuFeatures().bf16_dot_half_rate;
   for (const size_t l2 : {size_t{1} << 20, size_t{2} << 10}) {
     const CacheSizes sizes = {size_t{32} << 10, l2, size_t{8} << 20};
     SetCacheSizesForTesting(&sizes);
@@ -952,11 +952,11 @@ TEST(Conv16bSelection, DotDepthwiseChosenByCpuAndImageSize) {
     for (Isa max : {Isa::kAvx512Bf16, Isa::kAmxBf16}) {
       const auto available = [max](Isa isa) { return isa <= max; };
       EXPECT_EQ(conv16b_internal::SelectAlgorithm(*g1, available).name,
-                std::string(!amx ? "avx512bf16::nhwc_depthwise_dot"
-                                 : "avx512bf16::nhwc_depthwise_slide"));
+                std::string(!half_rate ? "avx512bf16::nhwc_depthwise_dot"
+                                       : "avx512bf16::nhwc_depthwise_slide"));
       EXPECT_EQ(conv16b_internal::SelectAlgorithm(*g2, available).name,
-                std::string(!amx || beyond ? "avx512bf16::nhwc_depthwise_dot"
-                                           : "avx512bf16::nhwc_depthwise_strided"));
+                std::string(!half_rate || beyond ? "avx512bf16::nhwc_depthwise_dot"
+                                                 : "avx512bf16::nhwc_depthwise_strided"));
     }
     SetCacheSizesForTesting(nullptr);
   }
@@ -1050,15 +1050,19 @@ TEST(Conv16bSelection, RulesOfEveryCpuClass) {
   EXPECT_EQ(pick(nchw_s2, Isa::kAmxBf16), "amx_bf16::nhwc_gemm");
   EXPECT_EQ(pick(nchw3, Isa::kAmxBf16), "amx_bf16::nhwc_gemm");
   EXPECT_EQ(pick(depthwise, Isa::kAmxBf16), "avx512bf16::nhwc_depthwise");
-  // AVX512-BF16 without AMX (Zen 4/5, Cooper Lake).
+  // AVX512-BF16 without AMX (Zen 4/5, Cooper Lake); where vdpbf16ps runs
+  // at half rate (this CPU's hardware, whatever SYNOPS_MAX_ISA says: AMX
+  // CPUs capped) the FP32 GEMM instead.
+  const bool half_rate = GetCpuFeatures().bf16_dot_half_rate;
   for (const ConvParams& p : {dense, amx, nchw}) {
-    EXPECT_EQ(pick(p, Isa::kAvx512Bf16), "avx512bf16::nhwc_gemm");
+    EXPECT_EQ(pick(p, Isa::kAvx512Bf16), half_rate ? "avx512::nhwc_gemm" : "avx512bf16::nhwc_gemm");
   }
-  EXPECT_EQ(pick(stem, Isa::kAvx512Bf16), "avx512bf16::nhwc_im2row");
+  EXPECT_EQ(pick(stem, Isa::kAvx512Bf16),
+            half_rate ? "avx512::nhwc_gemm" : "avx512bf16::nhwc_im2row");
   EXPECT_EQ(pick(depthwise, Isa::kAvx512Bf16), "avx512bf16::nhwc_depthwise");
-  // AVX-512 (Skylake-X).
+  // AVX-512 (Skylake-X): the FP32 GEMM for stems too.
   EXPECT_EQ(pick(dense, Isa::kAvx512), "avx512::nhwc_gemm");
-  EXPECT_EQ(pick(stem, Isa::kAvx512), "avx512::nhwc_im2row");
+  EXPECT_EQ(pick(stem, Isa::kAvx512), "avx512::nhwc_gemm");
   EXPECT_EQ(pick(depthwise, Isa::kAvx512), "avx512::nhwc_depthwise");
   // AVX2 + FMA (every x86 core since Haswell / Zen 1 without AVX-512).
   for (const ConvParams& p : {dense, amx, nchw, stem}) {

@@ -255,6 +255,11 @@ __attribute__((always_inline)) inline void PlanarToInterleaved16(const void* src
 struct Avx512F32 {
   using T = __m512;
   static constexpr int kLanes = 16;
+  // The GEMM tiles (x86_f32::Tile): 12 pixels x 2 blocks (24 accumulators,
+  // 2 weights, a broadcast), and up to 24 pixels of a single block.
+  static constexpr int kTileM = 12;
+  static constexpr int kTileNV = 2;
+  static constexpr int kTileM1 = 24;
   static constexpr bool kFused = true;
   static T Zero() { return _mm512_setzero_ps(); }
   static T Set1(float v) { return _mm512_set1_ps(v); }
@@ -262,6 +267,7 @@ struct Avx512F32 {
   static T LoadU(const float* p) { return _mm512_loadu_ps(p); }
   static void Store(float* p, T v) { _mm512_storeu_ps(p, v); }
   static void StoreU(float* p, T v) { _mm512_storeu_ps(p, v); }
+  static T Broadcast(const float* p) { return _mm512_set1_ps(*p); }
   static T MulAdd(T a, T b, T c) { return _mm512_fmadd_ps(a, b, c); }
   static T Add(T a, T b) { return _mm512_add_ps(a, b); }
   static T Mul(T a, T b) { return _mm512_mul_ps(a, b); }

@@ -1,12 +1,12 @@
-// The FP32 GEMM row, its output epilogue and compute-peak loop for x86
-// CPUs without AVX-512, templated on a vector type V (AVX2 + FMA: 8 lanes;
-// SSE4.1: 4 lanes, multiply then add). BF16 values widened to FP32 are
-// exact, and so is the product of two of them (8 + 8 significant bits), so
-// multiply-then-add rounds exactly like FMA: both ISAs give the same bits.
-// Included by conv16b_avx2.cc and conv16b_sse41.cc, each compiled with its
-// own -m flags; the AVX-512 files instantiate only the depthwise row, on
-// 16 lanes (Avx512F32 of conv16b_x86_epilogue-inl.h: the strided BF16
-// depthwise).
+// The FP32 GEMM row, its output epilogue and compute-peak loop, templated
+// on a vector type V (AVX2 + FMA: 8 lanes; SSE4.1: 4 lanes, multiply then
+// add). BF16 values widened to FP32 are exact, and so is the product of two
+// of them (8 + 8 significant bits), so multiply-then-add rounds exactly
+// like FMA: both ISAs give the same bits. Included by conv16b_avx2.cc and
+// conv16b_sse41.cc, each compiled with its own -m flags; the AVX-512 files
+// instantiate the GEMM and depthwise rows on 16 lanes (Avx512F32 of
+// conv16b_x86_epilogue-inl.h: avx512::nhwc_gemm and the FP32 and strided
+// BF16 depthwise).
 #ifndef SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
 #define SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
 
@@ -227,29 +227,37 @@ class ToDst {
 };
 
 // Tile of M pixels x NV vectors of output channels (V::kLanes each): the
-// M x NV accumulators, NV weight vectors and one broadcast stay in the 16
-// vector registers (AVX2: 6 x 2 + 2 + 1; SSE4.1: 5 x 2 + 2 + 1 and the
-// product). `w` points at the tile's first channel of a 16-channel block.
+// M x NV accumulators, NV weight vectors and one broadcast stay in the
+// vector registers (AVX2: 6 x 2 + 2 + 1 of 16; SSE4.1: 5 x 2 + 2 + 1 and
+// the product; AVX-512: 12 x 2 + 2 + 1 of 32). `w` points at the tile's
+// first channel of a 16-channel block; where NV vectors are more than a
+// block (AVX-512: a vector is a block), vector v is in block
+// v / (16 / kLanes), the next blocks of the weights.
 template <class V, class Sink, int M, int NV>
 void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   using T = typename V::T;
+  constexpr int kPerBlock = 16 / V::kLanes;
+  constexpr int kBases = (M + 2) / 3;
   T acc[M][NV];
-#pragma GCC unroll 6
+#pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[m][v] = V::Zero();
   const size_t channels = a.channels;
+  const size_t block_stride = NV > kPerBlock ? a.kernel_y * a.kernel_x * channels * 16 : 0;
   // One K step: NV weight vectors, then each pixel's broadcast feeds NV
   // accumulators. Pixel m's value is at b[m / 3] + (m % 3) * stride
   // bytes: base + index * {1, 2} addresses, so the loop's only address
-  // arithmetic is two pointer increments per two steps, which leaves the
-  // ALU ports the FMAs share free.
+  // arithmetic is a pointer increment per base per two steps, which leaves
+  // the ALU ports the FMAs share free.
   const size_t stride = a.pixel_stride * sizeof(float);
   auto step = [&](const char* const* b, size_t off, const float* wt) __attribute__((always_inline)) {
     T wv[NV];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) wv[v] = V::Load(wt + v * V::kLanes);
-#pragma GCC unroll 6
+    for (int v = 0; v < NV; ++v) {
+      wv[v] = V::Load(wt + (v / kPerBlock) * block_stride + (v % kPerBlock) * V::kLanes);
+    }
+#pragma GCC unroll 28
     for (int m = 0; m < M; ++m) {
       const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
 #pragma GCC unroll 4
@@ -259,24 +267,35 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
   for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
-      const char* b[2];
+      const char* b[kBases];
       b[0] = reinterpret_cast<const char*>(a.rows[ky] + a.offset + x0 * a.pixel_stride + kx * a.kx_stride);
-      b[1] = b[0] + 3 * stride;
+#pragma GCC unroll 8
+      for (int i = 1; i < kBases; ++i) b[i] = b[0] + 3 * i * stride;
       const float* wt = w + (ky * a.kernel_x + kx) * channels * 16;
       size_t c = 0;
-      for (; c + 2 <= channels; c += 2, wt += 32, b[0] += 8, b[1] += 8) {
+      for (; c + 2 <= channels; c += 2, wt += 32) {
         step(b, 0, wt);
         step(b, 4, wt + 16);
+#pragma GCC unroll 8
+        for (int i = 0; i < kBases; ++i) b[i] += 8;
       }
       if (c < channels) step(b, 0, wt);
     }
   }
-  static_assert(NV % 2 == 0, "Sink::Store2");
   const Sink sink(a);
-#pragma GCC unroll 6
-  for (int m = 0; m < M; ++m)
+  if constexpr (NV % 2 == 1) {
+#pragma GCC unroll 28
+    for (int m = 0; m < M; ++m)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) sink.Store1(x0 + m, c0 + v * V::kLanes, acc[m][v]);
+  } else {
+#pragma GCC unroll 12
+    for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
-    for (int v = 0; v < NV; v += 2) sink.Store2(x0 + m, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
+      for (int v = 0; v < NV; v += 2) {
+        sink.Store2(x0 + m, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
+      }
+  }
 }
 
 using GemmTileFn = void (*)(const GemmRowF32Args&, size_t, const float*, size_t);
@@ -289,21 +308,37 @@ constexpr auto GemmTiles(std::index_sequence<kIs...>) {
 template <class V, class Sink>
 void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
   constexpr int kM = V::kTileM, kNV = V::kTileNV;
-  // A 16-channel block is 16 / (kNV * kLanes) passes of kNV vectors.
-  constexpr int kPasses = 16 / (kNV * V::kLanes);
-  static constexpr auto kTiles = GemmTiles<V, Sink, kNV>(std::make_index_sequence<kM>());
+  constexpr int kPerBlock = 16 / V::kLanes;  // vectors of a 16-channel block
   const size_t block_stride = a.kernel_y * a.kernel_x * a.channels * 16;
-  for (size_t nb = nb0; nb < nb1; ++nb) {
-    for (int pass = 0; pass < kPasses; ++pass) {
-      const size_t c0 = nb * 16 + pass * kNV * V::kLanes;
-      const float* w = a.weight + nb * block_stride + pass * kNV * V::kLanes;
-      // Tiles of balanced widths (14 pixels: 5 + 5 + 4, not 6 + 6 + 2):
-      // a narrow tile has too few accumulators to cover the FMA latency.
-      const size_t tiles = (a.width + kM - 1) / kM, base = a.width / tiles, extra = a.width % tiles;
-      for (size_t t = 0, x = 0; t < tiles; ++t) {
-        const size_t m = base + (t < extra ? 1 : 0);
-        kTiles[m](a, x, w, c0);
-        x += m;
+  // The row in tiles of balanced widths, at most max_m pixels each (14
+  // pixels: 5 + 5 + 4, not 6 + 6 + 2): a narrow tile has too few
+  // accumulators to cover the FMA latency.
+  const auto row = [&](const auto& tiles, size_t max_m, const float* w, size_t c0) {
+    const size_t count = (a.width + max_m - 1) / max_m, base = a.width / count;
+    const size_t extra = a.width % count;
+    for (size_t t = 0, x = 0; t < count; ++t) {
+      const size_t m = base + (t < extra ? 1 : 0);
+      tiles[m](a, x, w, c0);
+      x += m;
+    }
+  };
+  static constexpr auto kTiles = GemmTiles<V, Sink, kNV>(std::make_index_sequence<kM>());
+  if constexpr (kNV > kPerBlock) {
+    // Tiles of kNV / kPerBlock blocks (AVX-512: two, a vector each); an
+    // odd last block in tiles of its own, up to V::kTileM1 pixels wide
+    // (one weight vector leaves room for more accumulators).
+    constexpr size_t kBlocks = kNV / kPerBlock;
+    static constexpr auto kTiles1 =
+        GemmTiles<V, Sink, kPerBlock>(std::make_index_sequence<V::kTileM1>());
+    size_t nb = nb0;
+    for (; nb + kBlocks <= nb1; nb += kBlocks) row(kTiles, kM, a.weight + nb * block_stride, nb * 16);
+    for (; nb < nb1; ++nb) row(kTiles1, V::kTileM1, a.weight + nb * block_stride, nb * 16);
+  } else {
+    // A 16-channel block is kPerBlock / kNV passes of kNV vectors.
+    for (size_t nb = nb0; nb < nb1; ++nb) {
+      for (int pass = 0; pass < kPerBlock / kNV; ++pass) {
+        row(kTiles, kM, a.weight + nb * block_stride + pass * kNV * V::kLanes,
+            nb * 16 + pass * kNV * V::kLanes);
       }
     }
   }

@@ -72,6 +72,7 @@ CpuFeatures Detect() {
     f.avx512bw = Bit(l7.ebx, 30);
     f.avx512vl = Bit(l7.ebx, 31);
     f.avx512bf16 = Bit(l7s1.eax, 5) && f.avx512f && f.avx512bw && f.avx512vl;
+    f.bf16_dot_half_rate = f.avx512bf16 && Bit(l7.edx, 22);
   }
   if (os_amx && Bit(l7.edx, 24) && RequestAmxPermission()) {
     f.amx_tile = true;

@@ -22,6 +22,12 @@ struct CpuFeatures {
   bool avx512bf16 = false;
   bool amx_tile = false;
   bool amx_bf16 = false;
+  // vdpbf16ps does half the FLOPs per cycle of FMA: Intel cores with
+  // AMX-BF16 (CPUID 7.0 EDX[22], whether or not the OS grants the tiles;
+  // Sapphire Rapids: conv16b_bench's Peak/avx512bf16/vdpbf16ps 115 against
+  // Peak/avx512/fma 226 GFLOP/s). False without AVX512-BF16 and where it
+  // runs at the FMA's instruction rate (Zen 4/5: twice its FLOPs).
+  bool bf16_dot_half_rate = false;
   // aarch64 (all false elsewhere).
   bool neon = false;
   bool neon_bf16 = false;  // HWCAP2_BF16: BFCVT, BFDOT, BFMMLA.
