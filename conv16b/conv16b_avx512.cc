@@ -24,7 +24,7 @@ void StridedDepthwiseRowAvx512(const GemmRowF32Args& args) {
   x86_f32::DepthwiseRow<Avx512F32>(args);
 }
 
-void GemmRowF32Avx512(const GemmRowF32Args& args) { x86_f32::GemmRow<Avx512F32>(args); }
+void GemmRowF32Avx512(const GemmRowF32Args& args) { x86_f32::GemmRow<Avx512F32, false>(args); }
 
 void RoundRowF32Avx512(const float* src, size_t n, float* out) {
   size_t i = 0;

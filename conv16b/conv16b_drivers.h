@@ -41,7 +41,8 @@ std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreR
 // channel of an output row, weights [tap][cpad]).
 // `planar` widens an NCHW source row, `round` an NHWC FP32 one.
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
-                                           PlanarRowToF32Fn planar, RoundRowF32Fn round);
+                                           PlanarRowToF32Fn planar, RoundRowF32Fn round,
+                                           bool fused_rows);
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
                                                 StoreRowFn store, PlanarRowToF32Fn planar,
                                                 RoundRowF32Fn round);

@@ -150,14 +150,16 @@ class NhwcGemm : public PackedGemm {
 class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
-              RoundRowF32Fn round, bool depthwise, bool in_place = false, bool dot = false)
+              RoundRowF32Fn round, bool depthwise, bool in_place = false, bool dot = false,
+              bool fuse_rows = true)
       : Algorithm(g),
         row_(row),
         store_(store),
         planar_(planar),
         round_(round),
         depthwise_(depthwise),
-        dot_weights_(dot) {
+        dot_weights_(dot),
+        fuse_rows_(fuse_rows) {
     const ConvParams& p = g.p;
     nblocks_ = (g.ocg + 15) / 16;
     block_ = p.kernelY * p.kernelX * g.icg * 16;
@@ -221,6 +223,15 @@ class NhwcGemmF32 : public Algorithm {
     if (!depthwise && RowsMergeable(p)) {
       merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
                                                 sizeof(float)));
+    }
+    // A group's FP32 weights beyond half the detected L2 (3x3 256->256:
+    // 2.4 MB) were streamed from L3 for every output row: then all the
+    // output rows run for a chunk of blocks whose weights fit a quarter of
+    // it, then for the next chunk (ChunkedRows; each chunk widens the
+    // source rows again, a pass over the FP32 image per chunk).
+    const size_t block_bytes = block_ * sizeof(float), l2 = GetCacheSizes().l2;
+    if (!depthwise && merge_ == 1 && p.dstH > 1 && nblocks_ * block_bytes > l2 / 2) {
+      chunk_ = std::max<size_t>(2, l2 / 4 / block_bytes / 2 * 2);
     }
   }
 
@@ -298,7 +309,7 @@ class NhwcGemmF32 : public Algorithm {
     // and only the channel tail goes through `sums`.
     FusedStoreArgs fused;
     const size_t outc = depthwise_ ? p.dstC : geo_.ocg;  // output channels of a row call
-    const bool fuse = p.dstF == TensorFormat::kNhwc && outc >= 16 &&
+    const bool fuse = fuse_rows_ && p.dstF == TensorFormat::kNhwc && outc >= 16 &&
                       WithFusedActivation(e.activation, [](auto) {});
     const size_t es = p.dstT == DataType::k16b ? 2 : 4;
     if (fuse) {
@@ -308,7 +319,6 @@ class NhwcGemmF32 : public Algorithm {
       fused.bf16 = p.dstT == DataType::k16b;
       a.fused = &fused;
     }
-    const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
     if (direct_) {
       // DirectRow's zero row, and its edge copies' zeros (the padding
       // columns and the slack, the same for every row: a row's copy
@@ -330,6 +340,11 @@ class NhwcGemmF32 : public Algorithm {
         }
         continue;
       }
+      if (chunk_ < nblocks_) {
+        ChunkedRows(src, n, ring, tag.data(), rows.data(), sums, e, fuse ? &fused : nullptr, es,
+                    dst, &a);
+        continue;
+      }
       for (size_t oy = 0; oy < p.dstH; ++oy) {
         const ptrdiff_t top = static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
         TapRows(p, oy, &a.ky_begin, &a.ky_end);
@@ -344,20 +359,7 @@ class NhwcGemmF32 : public Algorithm {
           if (done < p.dstC) store_(geo_, e, sums + done, cpad_, n, oy, done, p.dstC - done, dst);
           continue;
         }
-        // Only the kernel rows inside the image are filled; the rows skip
-        // the others (TapRows), whose pointers stay valid but unread.
-        for (size_t ky = 0; ky < p.kernelY; ++ky) {
-          rows[ky] = ring;
-          if (ky < a.ky_begin || ky >= a.ky_end) continue;
-          const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
-          const size_t slot = static_cast<size_t>(((y % span) + span) % span);
-          float* row = ring + slot * row_floats_;
-          if (tag[slot] != y) {
-            FillRow(src, n, y, row);
-            tag[slot] = y;
-          }
-          rows[ky] = row;
-        }
+        SetRows(src, n, top, a, ring, tag.data(), rows.data());
         if (depthwise_) {
           a.offset = 0;
           a.weight = packed_.data();
@@ -426,6 +428,68 @@ class NhwcGemmF32 : public Algorithm {
   size_t RingFloats() const {
     const ConvParams& p = geo_.p;
     return merge_ > 1 ? (merge_ - 1) * p.srcW * p.srcC + row_floats_ : span_ * row_floats_;
+  }
+
+  // The ring rows of the kernel rows of an output row whose window starts
+  // at source row `top`: only those inside the image (a.ky_begin ..
+  // a.ky_end, TapRows) are filled, each source row once while it stays in
+  // the ring (tag[slot] == y); the others point at the ring, unread.
+  void SetRows(const uint8_t* src, size_t n, ptrdiff_t top, const GemmRowF32Args& a,
+               float* ring, ptrdiff_t* tag, const float** rows) const {
+    const ConvParams& p = geo_.p;
+    const ptrdiff_t span = static_cast<ptrdiff_t>(span_);
+    for (size_t ky = 0; ky < p.kernelY; ++ky) {
+      rows[ky] = ring;
+      if (ky < a.ky_begin || ky >= a.ky_end) continue;
+      const ptrdiff_t y = top + static_cast<ptrdiff_t>(ky * p.dilationY);
+      const size_t slot = static_cast<size_t>(((y % span) + span) % span);
+      float* row = ring + slot * row_floats_;
+      if (tag[slot] != y) {
+        FillRow(src, n, y, row);
+        tag[slot] = y;
+      }
+      rows[ky] = row;
+    }
+  }
+
+  // Every output row of item n, group by group, in chunks of chunk_
+  // blocks of output channels: all rows of a chunk, then the next, so the
+  // chunk's weights stay in the L2. A chunk's row call stores its sums at
+  // its own pitch (chunk blocks); its fused stores start at its channel.
+  void ChunkedRows(const uint8_t* src, size_t n, float* ring, ptrdiff_t* tag, const float** rows,
+                   float* sums, const Epilogue& e, FusedStoreArgs* fused, size_t es, uint8_t* dst,
+                   GemmRowF32Args* a) const {
+    const ConvParams& p = geo_.p;
+    const size_t fused_channels = fused != nullptr ? fused->channels : 0;
+    for (size_t gr = 0; gr < p.group; ++gr) {
+      a->offset = gr * geo_.icg;
+      for (size_t b0 = 0; b0 < nblocks_; b0 += chunk_) {
+        const size_t b1 = std::min(nblocks_, b0 + chunk_), c0 = b0 * 16;
+        const size_t nc = std::min(geo_.ocg, b1 * 16) - c0;
+        a->nblocks = b1 - b0;
+        a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
+        for (size_t oy = 0; oy < p.dstH; ++oy) {
+          const ptrdiff_t top =
+              static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
+          TapRows(p, oy, &a->ky_begin, &a->ky_end);
+          SetRows(src, n, top, *a, ring, tag, rows);
+          size_t done = 0;
+          if (fused != nullptr) {
+            fused->channels = fused_channels > c0 ? std::min(fused_channels - c0, nc) / 16 * 16 : 0;
+            fused->channel_base = gr * geo_.ocg + c0;
+            fused->dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg + c0) * es;
+            done = fused->channels;
+          }
+          row_(*a);
+          if (done < nc) {
+            store_(geo_, e, sums + done, a->nblocks * 16, n, oy, gr * geo_.ocg + c0 + done,
+                   nc - done, dst);
+          }
+        }
+      }
+    }
+    a->nblocks = nblocks_;
+    if (fused != nullptr) fused->channels = fused_channels;
   }
 
   // Output rows [oy, oy + count) of a merge_ convolution in one row call
@@ -526,10 +590,11 @@ class NhwcGemmF32 : public Algorithm {
   StoreRowFn store_;
   PlanarRowToF32Fn planar_;
   RoundRowF32Fn round_;
-  bool depthwise_, dot_weights_, direct_ = false;
+  bool depthwise_, dot_weights_, fuse_rows_, direct_ = false;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   size_t merge_ = 1;  // output rows per row call (1x1 convolutions only)
+  size_t chunk_ = SIZE_MAX;  // blocks of output channels per pass over the rows (ChunkedRows)
   AlignedVector<float> packed_;
   AlignedVector<float> dot_;  // dot_weights_: packed_'s BF16 bits in the low halves
   AlignedVector<uint16_t> packed16_;  // direct_: packed_ as BF16
@@ -538,8 +603,10 @@ class NhwcGemmF32 : public Algorithm {
 }  // namespace
 
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
-                                           PlanarRowToF32Fn planar, RoundRowF32Fn round) {
-  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, false);
+                                           PlanarRowToF32Fn planar, RoundRowF32Fn round,
+                                           bool fused_rows) {
+  return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, false, false, false,
+                                       fused_rows);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,

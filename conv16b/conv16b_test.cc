@@ -560,10 +560,16 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
   std::mt19937 rng(11);
   ConvParams nchw_1x1 = Params(128, 6, 5, 100, 1, 1);
   nchw_1x1.srcF = nchw_1x1.dstF = TensorFormat::kNchw;
+  // Two groups of 72 output channels (five blocks, the last partial):
+  // with a small L2 the FP32 GEMM runs them in chunks of blocks, fused
+  // into NHWC and through the sums into NCHW.
+  const ConvParams grouped = Params(32, 5, 7, 144, 3, 3, 1, 1, 1, 2);
+  ConvParams grouped_nchw = grouped;
+  grouped_nchw.srcF = grouped_nchw.dstF = TensorFormat::kNchw;
   for (const ConvParams& p : {Params(40, 9, 13, 40, 3, 3, 2, 1, 1, 40),  // depthwise s2
                               Params(24, 7, 10, 24, 5, 5, 1, 1, 2, 24),  // depthwise 5x5
                               Params(32, 6, 9, 48, 3, 3, 1, 1, 1), Params(128, 6, 5, 100, 1, 1),
-                              nchw_1x1,
+                              nchw_1x1, grouped, grouped_nchw,
                               Params(64, 9, 13, 64, 3, 3, 1, 1, 1, 4),  // 16-channel groups
                               Params(3, 20, 22, 32, 7, 7, 2, 1, 3)}) {  // stem
     Problem pr;
@@ -575,7 +581,8 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     ASSERT_TRUE(geometry.ok());
     if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) continue;
     std::vector<std::vector<float>> got;
-    // The L2 sets merged rows and passes; the L1d the GEMM's row calls of
+    // The L2 sets merged rows, passes and the FP32 GEMM's chunks of
+    // blocks (4 KiB: two blocks each); the L1d the GEMM's row calls of
     // a few blocks (16 KiB: 100 channels as 4 + 3 blocks) and the AMX
     // im2row bands (1 MiB: the whole image in one band, else 32 pixels).
     for (const auto& [l1d, l2] : {std::pair{size_t{32} << 10, size_t{4} << 10},
