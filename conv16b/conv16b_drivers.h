@@ -39,7 +39,9 @@ std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreR
 // AVX-512: the padded source and the weights as FP32 (GemmRowF32Args), the
 // same loop; `row` is a GEMM row, or for depthwise a depthwise row (every
 // channel of an output row, weights [tap][cpad]).
-// `planar` widens an NCHW source row, `round` an NHWC FP32 one.
+// `planar` widens an NCHW source row, `round` an NHWC FP32 one. With
+// `fused_rows` false the GEMM row stores every block's sums and `store`
+// applies the whole epilogue (the AVX-512 row: x86_f32::GemmRow's kFused).
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
                                            PlanarRowToF32Fn planar, RoundRowF32Fn round,
                                            bool fused_rows);
