@@ -63,6 +63,19 @@ class NhwcGemm : public PackedGemm {
     const size_t block_sums = merge_ * p.dstW * 16 * sizeof(float);
     const size_t fit = half_l1d / block_sums / 4 * 4;
     if (nblocks_ * block_sums > half_l1d && fit >= 4) chunk_ = fit;
+    // A group's weights beyond half the detected L2 (3x3 256->256: 1.18 MB,
+    // more than Zen 5's 1 MiB L2) were streamed from L3 for every output
+    // row: then every output row runs for a chunk of blocks whose weights
+    // fit a quarter of it (whole 4-block tiles, at least one tile), then
+    // for the next chunk, the chunks as even as those tiles allow. The
+    // source rows are read again per chunk, from L2 where they fit it.
+    const size_t block_bytes = p.kernelY * p.kernelX * RoundUp(g.icg, 2) * 16 * sizeof(uint16_t);
+    const size_t l2 = GetCacheSizes().l2;
+    if (merge_ < p.dstH && nblocks_ * block_bytes > l2 / 2) {
+      const size_t most = std::max<size_t>(4, l2 / 4 / block_bytes / 4 * 4);
+      const size_t chunks = (nblocks_ + most - 1) / most;
+      wchunk_ = RoundUp((nblocks_ + chunks - 1) / chunks, 4);
+    }
   }
 
   size_t ExternalBufferSize() const override {
@@ -102,7 +115,7 @@ class NhwcGemm : public PackedGemm {
             a.src = base + oy * p.strideY * pw * cp + gr * icp;
             TapRows(p, oy, &a.ky_begin, &a.ky_end);
           },
-          merge_, chunk_);
+          merge_, chunk_, wchunk_);
     }
   }
 
@@ -116,6 +129,7 @@ class NhwcGemm : public PackedGemm {
   size_t nblocks_;
   size_t merge_ = 1;  // output rows per row call
   size_t chunk_ = SIZE_MAX;  // blocks per row call (RunRows)
+  size_t wchunk_ = SIZE_MAX;  // blocks whose weights run over every row at a time (RunRows)
 };
 
 // The FP32 variants (x86 without AVX-512): the weights widened to FP32 at

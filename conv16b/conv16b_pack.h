@@ -73,26 +73,33 @@ class PackedGemm : public Algorithm {
   // at the pixel stride: 1x1, stride 1, no padding) and `store` writes each
   // row to dst. Each row call takes at most `chunk` blocks of 16 output
   // channels (all of a.nblocks by default), its sums stored before the
-  // next call, so that they can stay in L1 (NhwcGemm).
+  // next call, so that they can stay in L1 (NhwcGemm). With `wchunk`, the
+  // blocks run in chunks of that many blocks, every output row for one
+  // chunk before the next: its weights stay in L2 across the rows.
   template <class SetSrc>
   void RunRows(size_t n, GemmRowArgs& a, GemmRowFn row, StoreRowFn store, const Epilogue& e,
-               uint8_t* dst, SetSrc set_src, size_t merge = 1, size_t chunk = SIZE_MAX) const {
+               uint8_t* dst, SetSrc set_src, size_t merge = 1, size_t chunk = SIZE_MAX,
+               size_t wchunk = SIZE_MAX) const {
     const ConvParams& p = geo_.p;
     const size_t nblocks = a.nblocks;
     const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
-    for (size_t oy = 0; oy < p.dstH; oy += merge) {
-      const size_t count = merge < p.dstH - oy ? merge : p.dstH - oy;
-      a.width = count * p.dstW;
-      for (size_t gr = 0; gr < p.group; ++gr) {
-        set_src(oy, gr);
-        for (size_t b0 = 0; b0 < nblocks; b0 += a.nblocks) {
-          a.nblocks = chunk < nblocks - b0 ? chunk : nblocks - b0;
-          a.weight = GroupWeights(gr) + b0 * block_stride;
-          row(a);
-          const size_t ld = a.nblocks * 16, c0 = b0 * 16;
-          const size_t nc = geo_.ocg - c0 < ld ? geo_.ocg - c0 : ld;
-          for (size_t r = 0; r < count; ++r) {
-            store(geo_, e, a.out + r * p.dstW * ld, ld, n, oy + r, gr * geo_.ocg + c0, nc, dst);
+    for (size_t w0 = 0; w0 < nblocks; w0 += wchunk) {
+      const size_t wend = wchunk < nblocks - w0 ? w0 + wchunk : nblocks;
+      for (size_t oy = 0; oy < p.dstH; oy += merge) {
+        const size_t count = merge < p.dstH - oy ? merge : p.dstH - oy;
+        a.width = count * p.dstW;
+        for (size_t gr = 0; gr < p.group; ++gr) {
+          set_src(oy, gr);
+          for (size_t b0 = w0; b0 < wend; b0 += a.nblocks) {
+            a.nblocks = chunk < wend - b0 ? chunk : wend - b0;
+            a.weight = GroupWeights(gr) + b0 * block_stride;
+            row(a);
+            const size_t ld = a.nblocks * 16, c0 = b0 * 16;
+            const size_t nc = geo_.ocg - c0 < ld ? geo_.ocg - c0 : ld;
+            for (size_t r = 0; r < count; ++r) {
+              store(geo_, e, a.out + r * p.dstW * ld, ld, n, oy + r, gr * geo_.ocg + c0, nc,
+                    dst);
+            }
           }
         }
       }

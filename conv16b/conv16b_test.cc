@@ -581,10 +581,11 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     ASSERT_TRUE(geometry.ok());
     if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) continue;
     std::vector<std::vector<float>> got;
-    // The L2 sets merged rows, passes and the FP32 GEMM's chunks of
-    // blocks (4 KiB: two blocks each); the L1d the GEMM's row calls of
-    // a few blocks (16 KiB: 100 channels as 4 + 3 blocks) and the AMX
-    // im2row bands (1 MiB: the whole image in one band, else 32 pixels).
+    // The L2 sets merged rows, passes and the GEMMs' chunks of blocks
+    // over every output row (4 KiB: two blocks each in FP32, a 4-block
+    // tile in BF16: 72 channels as 4 + 1 blocks); the L1d the GEMM's row
+    // calls of a few blocks (16 KiB: 100 channels as 4 + 3 blocks) and the
+    // AMX im2row bands (1 MiB: the whole image in one band, else 32 pixels).
     for (const auto& [l1d, l2] : {std::pair{size_t{32} << 10, size_t{4} << 10},
                                   std::pair{size_t{32} << 10, size_t{64} << 10},
                                   std::pair{size_t{32} << 10, size_t{1} << 30},
