@@ -35,6 +35,20 @@ size_t RowsInQuarterL2(size_t row_bytes) {
   return std::max<size_t>(1, GetCacheSizes().l2 / 4 / row_bytes);
 }
 
+// Blocks of output channels per pass over every output row where a
+// group's weights (nblocks blocks of block_bytes) exceed half the detected
+// L2 (they were streamed from L3 for every output row otherwise): whole
+// tiles of `tile` blocks whose weights fit a quarter of it (at least one
+// tile), the passes as even as the tiles allow. SIZE_MAX (one pass) where
+// the weights fit.
+size_t L2ChunkBlocks(size_t nblocks, size_t block_bytes, size_t tile) {
+  const size_t l2 = GetCacheSizes().l2;
+  if (nblocks * block_bytes <= l2 / 2) return SIZE_MAX;
+  const size_t most = std::max(tile, l2 / 4 / block_bytes / tile * tile);
+  const size_t passes = (nblocks + most - 1) / most;
+  return RoundUp((nblocks + passes - 1) / passes, tile);
+}
+
 class NhwcGemm : public PackedGemm {
  public:
   NhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store)
@@ -63,19 +77,11 @@ class NhwcGemm : public PackedGemm {
     const size_t block_sums = merge_ * p.dstW * 16 * sizeof(float);
     const size_t fit = half_l1d / block_sums / 4 * 4;
     if (nblocks_ * block_sums > half_l1d && fit >= 4) chunk_ = fit;
-    // A group's weights beyond half the detected L2 (3x3 256->256: 1.18 MB,
-    // more than Zen 5's 1 MiB L2) were streamed from L3 for every output
-    // row: then every output row runs for a chunk of blocks whose weights
-    // fit a quarter of it (whole 4-block tiles, at least one tile), then
-    // for the next chunk, the chunks as even as those tiles allow. The
-    // source rows are read again per chunk, from L2 where they fit it.
+    // Weights beyond half the L2 (3x3 256->256: 1.18 MB, more than Zen 5's
+    // 1 MiB) in passes of 4-block tiles over every output row, the source
+    // read again per pass (from L2 where it fits).
     const size_t block_bytes = p.kernelY * p.kernelX * RoundUp(g.icg, 2) * 16 * sizeof(uint16_t);
-    const size_t l2 = GetCacheSizes().l2;
-    if (merge_ < p.dstH && nblocks_ * block_bytes > l2 / 2) {
-      const size_t most = std::max<size_t>(4, l2 / 4 / block_bytes / 4 * 4);
-      const size_t chunks = (nblocks_ + most - 1) / most;
-      wchunk_ = RoundUp((nblocks_ + chunks - 1) / chunks, 4);
-    }
+    if (merge_ < p.dstH) wchunk_ = L2ChunkBlocks(nblocks_, block_bytes, 4);
   }
 
   size_t ExternalBufferSize() const override {
@@ -129,7 +135,7 @@ class NhwcGemm : public PackedGemm {
   size_t nblocks_;
   size_t merge_ = 1;  // output rows per row call
   size_t chunk_ = SIZE_MAX;  // blocks per row call (RunRows)
-  size_t wchunk_ = SIZE_MAX;  // blocks whose weights run over every row at a time (RunRows)
+  size_t wchunk_ = SIZE_MAX;  // blocks per pass over every output row (RunRows)
 };
 
 // The FP32 variants (x86 without AVX-512): the weights widened to FP32 at
@@ -238,14 +244,11 @@ class NhwcGemmF32 : public Algorithm {
       merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
                                                 sizeof(float)));
     }
-    // A group's FP32 weights beyond half the detected L2 (3x3 256->256:
-    // 2.4 MB) were streamed from L3 for every output row: then all the
-    // output rows run for a chunk of blocks whose weights fit a quarter of
-    // it, then for the next chunk (ChunkedRows; each chunk widens the
-    // source rows again, a pass over the FP32 image per chunk).
-    const size_t block_bytes = block_ * sizeof(float), l2 = GetCacheSizes().l2;
-    if (!depthwise && merge_ == 1 && p.dstH > 1 && nblocks_ * block_bytes > l2 / 2) {
-      chunk_ = std::max<size_t>(2, l2 / 4 / block_bytes / 2 * 2);
+    // FP32 weights beyond half the L2 (3x3 256->256: 2.4 MB) in passes of
+    // 2-block tiles over every output row (ChunkedRows; each pass widens
+    // the source rows again, a pass over the FP32 image).
+    if (!depthwise && merge_ == 1 && p.dstH > 1) {
+      wchunk_ = L2ChunkBlocks(nblocks_, block_ * sizeof(float), 2);
     }
   }
 
@@ -354,7 +357,7 @@ class NhwcGemmF32 : public Algorithm {
         }
         continue;
       }
-      if (chunk_ < nblocks_) {
+      if (wchunk_ < nblocks_) {
         ChunkedRows(src, n, ring, tag.data(), rows.data(), sums, e, fuse ? &fused : nullptr, es,
                     dst, &a);
         continue;
@@ -466,7 +469,7 @@ class NhwcGemmF32 : public Algorithm {
     }
   }
 
-  // Every output row of item n, group by group, in chunks of chunk_
+  // Every output row of item n, group by group, in chunks of wchunk_
   // blocks of output channels: all rows of a chunk, then the next, so the
   // chunk's weights stay in the L2. A chunk's row call stores its sums at
   // its own pitch (chunk blocks); its fused stores start at its channel.
@@ -477,8 +480,8 @@ class NhwcGemmF32 : public Algorithm {
     const size_t fused_channels = fused != nullptr ? fused->channels : 0;
     for (size_t gr = 0; gr < p.group; ++gr) {
       a->offset = gr * geo_.icg;
-      for (size_t b0 = 0; b0 < nblocks_; b0 += chunk_) {
-        const size_t b1 = std::min(nblocks_, b0 + chunk_), c0 = b0 * 16;
+      for (size_t b0 = 0; b0 < nblocks_; b0 += wchunk_) {
+        const size_t b1 = std::min(nblocks_, b0 + wchunk_), c0 = b0 * 16;
         const size_t nc = std::min(geo_.ocg, b1 * 16) - c0;
         a->nblocks = b1 - b0;
         a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
@@ -608,7 +611,7 @@ class NhwcGemmF32 : public Algorithm {
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   size_t merge_ = 1;  // output rows per row call (1x1 convolutions only)
-  size_t chunk_ = SIZE_MAX;  // blocks of output channels per pass over the rows (ChunkedRows)
+  size_t wchunk_ = SIZE_MAX;  // blocks of output channels per pass over the rows (ChunkedRows)
   AlignedVector<float> packed_;
   AlignedVector<float> dot_;  // dot_weights_: packed_'s BF16 bits in the low halves
   AlignedVector<uint16_t> packed16_;  // direct_: packed_ as BF16
