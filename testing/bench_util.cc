@@ -115,6 +115,22 @@ void RegisterReadOnlyBaseline(const std::string& label, size_t bytes) {
   });
 }
 
+void RegisterReadThenCopyBaseline(const std::string& label, size_t bytes) {
+  const auto run = [bytes](benchmark::State& state) {
+    AlignedFloats src((bytes + 7) / 4), dst((bytes + 7) / 4);
+    std::memset(src.data(), 1, bytes);
+    const auto read = WidestRead();
+    for (auto _ : state) {
+      benchmark::DoNotOptimize(read(reinterpret_cast<const uint64_t*>(src.data()), bytes / 8 * 8));
+      std::memcpy(dst.data(), src.data(), bytes);
+      benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 2 *
+                            static_cast<int64_t>(bytes));
+  };
+  benchmark::RegisterBenchmark(("BM_ReadThenCopy/" + label).c_str(), run);
+}
+
 AlignedFloats::AlignedFloats(size_t n)
     : n_(n),
       data_(static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64 + 64))) {

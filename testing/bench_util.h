@@ -31,6 +31,14 @@ void RegisterMemsetBaseline(const std::string& label, size_t bytes);
 // would be no bound at L1 and L2 sizes.
 void RegisterReadOnlyBaseline(const std::string& label, size_t bytes);
 
+// Registers BM_ReadThenCopy/<label>: the read of BM_ReadOnly, then memcpy
+// of the same `bytes` to another buffer; bytes processed = bytes read by
+// the copy + bytes written, as BM_Copy counts them. The bound of ops that
+// must read all of their input before their first output and then read it
+// again (normalize V4, NCHW V1 and V2): beyond the L1d, the copy evicts
+// what the read brought in and the next read comes from L2.
+void RegisterReadThenCopyBaseline(const std::string& label, size_t bytes);
+
 // Sizes, in bytes per array, of the three standard working sets.
 inline constexpr size_t kL1Bytes = 16 << 10;
 inline constexpr size_t kL2Bytes = 64 << 10;

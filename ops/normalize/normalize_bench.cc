@@ -12,9 +12,12 @@
 // BM_ReadOnly (src read once, bytes = src) and BM_WriteOnly (dst written
 // once, bytes = dst). A single-pass kernel (NHWC V1, V2) cannot beat the
 // fastest copy; V4 needs every position's terms before its first output, so
-// it reads src twice: its bound is BM_Copy + BM_ReadOnly. If BM_ReadOnly +
-// BM_WriteOnly is close to BM_Copy, reads and writes do not overlap at that
-// size either.
+// it reads src twice, and so do NCHW V1 and V2 (every channel of a
+// position before its first output): their bound is BM_ReadThenCopy (a
+// read of src, then the copy; beyond the L1d the copy's read comes from
+// L2, where BM_ReadOnly alone reads from L1). If BM_ReadOnly +
+// BM_WriteOnly is close to BM_Copy, reads and writes do not overlap at
+// that size either.
 #include <cstring>
 #include <memory>
 #include <string>
@@ -101,6 +104,7 @@ void RegisterBounds(const std::string& label, size_t bytes) {
   });
 #endif
   testing::RegisterReadOnlyBaseline(label, bytes);
+  testing::RegisterReadThenCopyBaseline(label, bytes);
   reg("BM_WriteOnly/", b, [bytes](const float*, float* dst) {
     std::memset(dst, 2, bytes);
     benchmark::DoNotOptimize(dst);
