@@ -18,9 +18,11 @@
 // Must follow foreach_target.h.
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "bf16/bf16.h"
 #include "bf16/bf16_hwy-inl.h"
+#include "core/cpu.h"
 #include "core/hwy_math-inl.h"
 #include "core/ieee.h"
 #include "core/streaming.h"
@@ -343,46 +345,254 @@ HWY_INLINE void OutputPositions(const float* HWY_RESTRICT x, size_t channels, si
   }
 }
 
+// Rows of a few positions that are not whole vectors (7x7: 49 values,
+// four vectors of 16, the last masked, three across two cache lines) are
+// read as whole vectors instead: each period of N rows (spatial vectors of
+// N values) is one array, lane i of its vector j holding position (j * N +
+// i) % spatial of row (j * N + i) / spatial. The sums gather per vector
+// of the period and fold per position once (FoldPeriod); the output pass
+// reads each vector's position factors from a table of the period
+// (FillPeriod) and its rows' scale and shift by a lane permutation of the
+// period's N channels (FillRows). Channels past the last whole period go
+// through the row passes above. Taken for AVX-512 and items beyond the
+// L1d (FewPositions: the figures).
+constexpr size_t kMaxFlatPositions = 64;
+constexpr size_t kMaxLanes = 16;
+// Sums of FlatSums in registers over all periods: half the AVX-512
+// registers. (The periods in memory order with the sums in memory, 8
+// periods per load and store of them, timed the same.)
+constexpr size_t kFlatGroup = 16;
+
+// pat[(j0 + i) * N ...] = sum over the periods of Term(vector j0 + i,
+// mean[(j0 + i) * N ...]) for i < kG.
+template <size_t kG, RowTerm kT>
+HWY_INLINE void FlatGroup(const float* HWY_RESTRICT x, size_t periods, size_t spatial, size_t j0,
+                          const float* HWY_RESTRICT mean, float* HWY_RESTRICT pat) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  VF acc[kG];
+  hmath::Unroll<kG>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    acc[i] = hn::Zero(d);
+  });
+  for (size_t p = 0; p < periods; ++p) {
+    const float* HWY_RESTRICT r = x + (p * spatial + j0) * N;
+    hmath::Unroll<kG>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+      const VF v = hn::LoadU(d, r + i * N);
+      acc[i] = hn::Add(acc[i], Term<kT>(v, kT == kSqDev ? hn::Load(d, mean + (j0 + i) * N) : v));
+    });
+  }
+  hmath::Unroll<kG>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    hn::Store(acc[i], d, pat + (j0 + i) * N);
+  });
+}
+
+// Vectors [j, spatial) (fewer than 2 * kG) in groups of kG, kG / 2, ...
+template <size_t kG, RowTerm kT>
+HWY_INLINE void FlatRest(const float* HWY_RESTRICT x, size_t periods, size_t spatial, size_t j,
+                         const float* HWY_RESTRICT mean, float* HWY_RESTRICT pat) {
+  if constexpr (kG != 0) {
+    if (j + kG <= spatial) {
+      FlatGroup<kG, kT>(x, periods, spatial, j, mean, pat);
+      j += kG;
+    }
+    FlatRest<kG / 2, kT>(x, periods, spatial, j, mean, pat);
+  }
+}
+
+// Every vector j < spatial of the periods, in groups of kFlatGroup
+// accumulators and the rest in halves of that; the N values of slack
+// after them zero (FoldPeriod reads them).
+template <RowTerm kT>
+HWY_NOINLINE void FlatSums(const float* HWY_RESTRICT x, size_t periods, size_t spatial,
+                           const float* HWY_RESTRICT mean, float* HWY_RESTRICT pat) {
+  const DF d;
+  size_t j = 0;
+  for (; j + kFlatGroup <= spatial; j += kFlatGroup) {
+    FlatGroup<kFlatGroup, kT>(x, periods, spatial, j, mean, pat);
+  }
+  FlatRest<kFlatGroup / 2, kT>(x, periods, spatial, j, mean, pat);
+  hn::Store(hn::Zero(d), d, pat + spatial * hn::Lanes(d));
+}
+
+// sums[k] += the N rows' pat[r * spatial + k * N ...] (lanes at positions
+// past spatial hold other rows' values: never stored).
+template <size_t kV>
+HWY_INLINE void FoldPeriod(const float* HWY_RESTRICT pat, size_t spatial, VF* sums) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  for (size_t r = 0; r < N; ++r) {
+    hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+      sums[k] = hn::Add(sums[k], hn::LoadU(d, pat + r * spatial + k * N));
+    });
+  }
+}
+
+// pat[r * spatial + s] = v[s / N][s % N] for every row r < N: each row's
+// last vector spills past it, into the next row (written after) or the
+// N values of slack at the end.
+template <size_t kV>
+HWY_INLINE void FillPeriod(const VF* v, size_t spatial, float* HWY_RESTRICT pat) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  for (size_t r = 0; r < N; ++r) {
+    hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+      hn::StoreU(v[k], d, pat + r * spatial + k * N);
+    });
+  }
+}
+
+// rows[j * N + i] = (j * N + i) / spatial for j < spatial: (index + 0.5) /
+// spatial is at least 0.5 / spatial away from an integer, far more than
+// its float error at these sizes (index < 1024), and truncated.
+HWY_INLINE void FillRows(size_t spatial, int32_t* HWY_RESTRICT rows) {
+  const DF d;
+  const hn::RebindToSigned<DF> di;
+  const size_t N = hn::Lanes(d);
+  const VF inv = hn::Set(d, 1.0f / static_cast<float>(spatial));
+  const VF step = hn::Set(d, static_cast<float>(N));
+  VF index = hn::Add(hn::ConvertTo(d, hn::Iota(di, 0)), hn::Set(d, 0.5f));
+  for (size_t j = 0; j < spatial; ++j, index = hn::Add(index, step)) {
+    hn::Store(hn::ConvertTo(di, hn::Mul(index, inv)), di, rows + j * N);
+  }
+}
+
+// y = f(x, scale, shift, j) over the periods' vectors, `scale` and `shift`
+// of each lane's row.
+template <class F>
+HWY_NOINLINE void FlatOutput(const float* x, size_t periods, size_t spatial,
+                             const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                             const int32_t* HWY_RESTRICT rows, F f, float* y) {
+  const DF d;
+  const hn::RebindToSigned<DF> di;
+  const size_t N = hn::Lanes(d);
+  for (size_t p = 0; p < periods; ++p) {
+    const VF sc = hn::LoadU(d, scale + p * N);
+    const VF sh = shift != nullptr ? hn::LoadU(d, shift + p * N) : hn::Zero(d);
+    const float* r = x + p * spatial * N;  // y == x in place: each vector read, then written
+    float* w = y + p * spatial * N;
+    for (size_t j = 0; j < spatial; ++j) {
+      const auto idx = hn::IndicesFromVec(d, hn::Load(di, rows + j * N));
+      hn::StoreU(f(hn::LoadU(d, r + j * N), hn::TableLookupLanes(sc, idx),
+                   hn::TableLookupLanes(sh, idx), j),
+                 d, w + j * N);
+    }
+  }
+}
+
+// Whether V1FewPositions / V2FewPositions<kV> can run flat (FewPositions
+// chooses): AVX-512 and rows of at most kMaxFlatPositions (no flat code
+// for the other instantiations).
+template <size_t kV>
+constexpr bool kMayRunFlat = HWY_TARGET <= HWY_AVX3 && kV * kMaxLanes <= kMaxFlatPositions;
+
+// The period arrays of one item (kMaxFlatPositions vectors and the slack).
+struct FlatScratch {
+  HWY_ALIGN float pat[(kMaxFlatPositions + 1) * kMaxLanes];
+  HWY_ALIGN float mean[(kMaxFlatPositions + 1) * kMaxLanes];
+  HWY_ALIGN float k[(kMaxFlatPositions + 1) * kMaxLanes];
+  HWY_ALIGN int32_t rows[kMaxFlatPositions * kMaxLanes];
+};
+
+// The scratch of V1FewPositions / V2FewPositions<kV>: none (not even a
+// frame of 16 KiB on the stack) where they never run flat.
+struct NoFlatScratch {};
+template <size_t kV>
+using FlatScratchFor = std::conditional_t<kMayRunFlat<kV>, FlatScratch, NoFlatScratch>;
+
+// out[k] = the sums of Term over every channel: `periods` periods flat,
+// the rows after them as rows (mean: kV vectors, and the period table in
+// t->mean for the flat part).
+template <size_t kV, RowTerm kT>
+HWY_INLINE void SumAll(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
+                       size_t periods, const VF* mean, FlatScratchFor<kV>* t, VF* out) {
+  const size_t N = hn::Lanes(DF());
+  const size_t flat = periods * N;
+  SumPositions<kV, kT>(x + flat * spatial, channels - flat, spatial, mean, out);
+  if constexpr (kMayRunFlat<kV>) {
+    if (periods != 0) {
+      FlatSums<kT>(x, periods, spatial, t->mean, t->pat);
+      FoldPeriod<kV>(t->pat, spatial, out);
+    }
+  }
+}
+
 template <size_t kV>
 HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
-                               const float* HWY_RESTRICT scale, float eps, float* y) {
+                               const float* HWY_RESTRICT scale, float eps, size_t periods,
+                               float* y) {
   const DF d;
+  const size_t N = hn::Lanes(d);
+  FlatScratchFor<kV> t;
   VF k[kV];
-  SumPositions<kV, kSq>(x, channels, spatial, nullptr, k);
+  SumAll<kV, kSq>(x, channels, spatial, periods, nullptr, &t, k);
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(e, k[i])));
   });
+  const size_t flat = periods * N;
+  if constexpr (kMayRunFlat<kV>) {
+    if (periods != 0) {
+      FillPeriod<kV>(k, spatial, t.k);
+      FillRows(spatial, t.rows);
+      FlatOutput(
+          x, periods, spatial, scale, nullptr, t.rows,
+          [d, N, k_tab = t.k](VF v, VF sc, VF, size_t j) HWY_ATTR __attribute__((always_inline)) {
+            return hn::Mul(hn::Mul(v, sc), hn::Load(d, k_tab + j * N));
+          },
+          y);
+    }
+  }
   OutputPositions<kV>(
-      x, channels, spatial, scale, nullptr,
+      x + flat * spatial, channels - flat, spatial, scale + flat, nullptr,
       [&](VF v, VF sc, VF, size_t i) HWY_ATTR __attribute__((always_inline)) {
         return hn::Mul(hn::Mul(v, sc), k[i]);
       },
-      y);
+      y + flat * spatial);
 }
 
 template <size_t kV>
 HWY_INLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
                                const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
-                               float eps, float* y) {
+                               float eps, size_t periods, float* y) {
   const DF d;
+  const size_t N = hn::Lanes(d);
+  FlatScratchFor<kV> t;
   VF mean[kV], k[kV];
-  SumPositions<kV, kSum>(x, channels, spatial, nullptr, mean);
+  SumAll<kV, kSum>(x, channels, spatial, periods, nullptr, &t, mean);
   const VF n = hn::Set(d, static_cast<float>(channels));
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     mean[i] = hn::Div(mean[i], n);
   });
-  SumPositions<kV, kSqDev>(x, channels, spatial, mean, k);
+  if constexpr (kMayRunFlat<kV>) {
+    if (periods != 0) FillPeriod<kV>(mean, spatial, t.mean);
+  }
+  SumAll<kV, kSqDev>(x, channels, spatial, periods, mean, &t, k);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(k[i], n), e)));
   });
+  const size_t flat = periods * N;
+  if constexpr (kMayRunFlat<kV>) {
+    if (periods != 0) {
+      FillPeriod<kV>(k, spatial, t.k);
+      FillRows(spatial, t.rows);
+      FlatOutput(
+          x, periods, spatial, scale, shift, t.rows,
+          [d, N, m_tab = t.mean, k_tab = t.k](VF v, VF sc, VF sh, size_t j)
+              HWY_ATTR __attribute__((always_inline)) {
+                return hn::MulAdd(
+                    hn::Mul(hn::Sub(v, hn::Load(d, m_tab + j * N)), hn::Load(d, k_tab + j * N)),
+                    sc, sh);
+              },
+          y);
+    }
+  }
   OutputPositions<kV>(
-      x, channels, spatial, scale, shift,
+      x + flat * spatial, channels - flat, spatial, scale + flat, shift + flat,
       [&](VF v, VF sc, VF sh, size_t i) HWY_ATTR __attribute__((always_inline)) {
         return hn::MulAdd(hn::Mul(hn::Sub(v, mean[i]), k[i]), sc, sh);
       },
-      y);
+      y + flat * spatial);
 }
 
 // Runs V1 (shift == nullptr) or V2 of one NCHW item with few positions;
@@ -395,14 +605,27 @@ HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
       channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) {
     return false;
   }
+  // Flat where rows are not whole vectors, with AVX-512, for an item
+  // beyond the L1d (the output pass then reads it from L2): within the L1d
+  // the fixed work of the flat passes costs more than the split vectors
+  // do, and with AVX2 the per-vector permutes cost more than the split
+  // vectors (half of them) do. Sapphire Rapids, normalize_bench 7x7 NCHW,
+  // rows -> flat, ns: V1 64ch 384 -> 474, 128ch 901 -> 872, 256ch 2204 ->
+  // 1890, 512ch 4503 -> 3534; V2 64ch 544 -> 755, 128ch 1140 -> 1269,
+  // 256ch 3036 -> 2781, 512ch 6147 -> 4641; AVX2 V1 256ch 2300 -> 2127,
+  // V2 2992 -> 4273.
+  const bool flat = HWY_TARGET <= HWY_AVX3 && N <= kMaxLanes && spatial % N != 0 &&
+                    spatial <= kMaxFlatPositions &&
+                    channels * spatial * sizeof(float) > GetCacheSizes().l1d;
+  const size_t periods = flat ? channels / N : 0;
   switch ((spatial + N - 1) / N) {
-#define SYNOPS_FEW_CASE(kV)                                           \
-  case kV:                                                            \
-    if (shift != nullptr) {                                           \
-      V2FewPositions<kV>(x, channels, spatial, scale, shift, eps, y); \
-    } else {                                                          \
-      V1FewPositions<kV>(x, channels, spatial, scale, eps, y);        \
-    }                                                                 \
+#define SYNOPS_FEW_CASE(kV)                                                    \
+  case kV:                                                                     \
+    if (shift != nullptr) {                                                    \
+      V2FewPositions<kV>(x, channels, spatial, scale, shift, eps, periods, y); \
+    } else {                                                                   \
+      V1FewPositions<kV>(x, channels, spatial, scale, eps, periods, y);        \
+    }                                                                          \
     return true;
     SYNOPS_FEW_CASE(1)
     SYNOPS_FEW_CASE(2)

@@ -238,6 +238,31 @@ TEST_P(NormalizeVariant, AnyCacheSizes) {
   }
 }
 
+// NCHW items beyond the L1d whose rows of up to 64 positions are not whole
+// vectors run as flat periods of N rows with AVX-512 (FewPositions): with
+// a 1 KiB L1d every item of the tails does, its whole periods flat and the
+// channels after them as rows, in place too.
+TEST_P(NormalizeVariant, FewPositionsFlat) {
+  const CacheSizes small_l1d = {size_t{1} << 10, size_t{1} << 30, 0};
+  SetCacheSizesForTesting(&small_l1d);
+  for (const std::string& name : Supported()) {
+    for (size_t c : kChannels) {
+      for (size_t s : kSpatial) {
+        if (s > 64) continue;
+        const Problem p(GetParam(), 1 + (c + s) % 2, c, s, static_cast<uint32_t>(c * 7 + s));
+        for (bool in_place : {false, true}) {
+          CheckProblem(p, name, TensorFormat::kNchw, in_place, (c + s) % 16);
+          if (HasFatalFailure()) break;
+        }
+        if (HasFatalFailure()) break;
+      }
+      if (HasFatalFailure()) break;
+    }
+    if (HasFatalFailure()) break;
+  }
+  SetCacheSizesForTesting(nullptr);
+}
+
 // CNN shapes: 56x56 and 7x7 positions, wide channel counts.
 TEST_P(NormalizeVariant, LargeShapes) {
   for (const std::string& name : Supported()) {
