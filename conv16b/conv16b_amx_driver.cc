@@ -33,7 +33,7 @@ void StorePixels(StoreRunFn run, const Geometry& g, const Epilogue& e, const flo
 void AmxStoreContext::Store(const void* c, const float* out, size_t row, size_t m0, size_t npix,
                             size_t nb, size_t nc) {
   const AmxStoreContext& x = *static_cast<const AmxStoreContext*>(c);
-  const size_t c0 = nb * 16;
+  const size_t c0 = (x.nb0 + nb) * 16;
   if (c0 >= x.g->ocg) return;
   nc = std::min(nc, x.g->ocg - c0);
   const size_t pix = x.p0 + m0;
@@ -68,6 +68,10 @@ class AmxGemm : public PackedGemm {
       for (size_t kx = 0; kx < p.kernelX; ++kx)
         taps_.push_back((ky * p.dilationY * pw_ + kx * p.dilationX) * cp_);
     nblocks_ = (g.ocg + 15) / 16;
+    // Weights beyond half the L2 (3x3 512->512: 4.7 MB) were streamed from
+    // L3 for every block of 32 pixels: the image runs once per chunk of
+    // block pairs whose weights fit a quarter of it.
+    wchunk_ = std::min(nblocks_, L2ChunkBlocks(nblocks_, p.kernelY * p.kernelX * g.icg * 32, 2));
     // Blocks read up to 31 pixels past the run, plus the border's spill.
     slack_ = (32 * p.strideX + pad_.Spill(p)) * cp_ * sizeof(uint16_t);
   }
@@ -103,9 +107,13 @@ class AmxGemm : public PackedGemm {
       ctx.n = n;
       for (size_t gr = 0; gr < p.group; ++gr) {
         a.src = base + gr * geo_.icg;
-        a.weight = GroupWeights(gr);
         ctx.c0 = gr * geo_.ocg;
-        k_.image(a);
+        for (size_t nb0 = 0; nb0 < nblocks_; nb0 += wchunk_) {
+          a.weight = GroupWeights(gr) + nb0 * p.kernelY * p.kernelX * geo_.icg * 16;
+          a.nblocks = std::min(wchunk_, nblocks_ - nb0);
+          ctx.nb0 = nb0;
+          k_.image(a);
+        }
       }
     }
   }
@@ -115,6 +123,7 @@ class AmxGemm : public PackedGemm {
   PaddedSource pad_;
   bool flat_, direct_;
   size_t cp_, pw_, nblocks_, slack_;
+  size_t wchunk_;  // blocks per call of the image kernel (all of them where they fit the L2)
   std::vector<size_t> taps_;
 };
 

@@ -92,12 +92,14 @@ class AmxTiles {
 };
 // Where AMX blocks of an NHWC algorithm go (the AmxImageArgs store): pixel
 // p0 + m0 of a run of `row` is virtual pixel (row + pix / vw, pix % vw) of
-// image n; block nb's channels start at c0 + 16 * nb.
+// image n; block nb's channels start at c0 + 16 * (nb0 + nb), of the
+// group's channels (a call for the group's blocks from nb0 on).
 struct AmxStoreContext {
   const Geometry* g;
   const Epilogue* e;
   size_t n, c0, vw, p0;
   uint8_t* dst;
+  size_t nb0 = 0;
 
   static void Store(const void* c, const float* out, size_t row, size_t m0, size_t npix,
                     size_t nb, size_t nc);

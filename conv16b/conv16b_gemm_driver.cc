@@ -35,20 +35,6 @@ size_t RowsInQuarterL2(size_t row_bytes) {
   return std::max<size_t>(1, GetCacheSizes().l2 / 4 / row_bytes);
 }
 
-// Blocks of output channels per pass over every output row where a
-// group's weights (nblocks blocks of block_bytes) exceed half the detected
-// L2 (they were streamed from L3 for every output row otherwise): whole
-// tiles of `tile` blocks whose weights fit a quarter of it (at least one
-// tile), the passes as even as the tiles allow. SIZE_MAX (one pass) where
-// the weights fit.
-size_t L2ChunkBlocks(size_t nblocks, size_t block_bytes, size_t tile) {
-  const size_t l2 = GetCacheSizes().l2;
-  if (nblocks * block_bytes <= l2 / 2) return SIZE_MAX;
-  const size_t most = std::max(tile, l2 / 4 / block_bytes / tile * tile);
-  const size_t passes = (nblocks + most - 1) / most;
-  return RoundUp((nblocks + passes - 1) / passes, tile);
-}
-
 class NhwcGemm : public PackedGemm {
  public:
   NhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store)

@@ -8,6 +8,7 @@
 #include "bf16/bf16.h"
 #include "bf16/bf16_kernels.h"
 #include "conv16b/conv16b_kernels.h"
+#include "core/cpu.h"
 
 namespace synops {
 namespace conv16b_internal {
@@ -119,6 +120,14 @@ void PaddedSource::Fill(const Geometry& g, const uint8_t* src, size_t n, uint16_
       }
     }
   }
+}
+
+size_t L2ChunkBlocks(size_t nblocks, size_t block_bytes, size_t tile) {
+  const size_t l2 = GetCacheSizes().l2;
+  if (nblocks * block_bytes <= l2 / 2) return SIZE_MAX;
+  const size_t most = std::max(tile, l2 / 4 / block_bytes / tile * tile);
+  const size_t passes = (nblocks + most - 1) / most;
+  return RoundUp((nblocks + passes - 1) / passes, tile);
 }
 
 void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows, uint16_t* out,

@@ -54,6 +54,14 @@ struct PaddedSource {
 void PackGroups(const Geometry& g, const float* weight, size_t icp, size_t rows, uint16_t* out,
                 size_t ky_rows = 0);
 
+// Blocks of output channels per pass over every output row where a
+// group's weights (nblocks blocks of block_bytes) exceed half the detected
+// L2 (they were streamed from L3 for every output row otherwise): whole
+// tiles of `tile` blocks whose weights fit a quarter of it (at least one
+// tile), the passes as even as the tiles allow. SIZE_MAX (one pass) where
+// the weights fit. The GEMM drivers (NhwcGemm, NhwcGemmF32, AmxGemm).
+size_t L2ChunkBlocks(size_t nblocks, size_t block_bytes, size_t tile);
+
 // The algorithms whose weights are PackGroups' matrices: `rows` K rows per
 // group, input channels padded to `icp`, `ky_rows` per kernel row.
 class PackedGemm : public Algorithm {

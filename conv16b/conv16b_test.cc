@@ -582,8 +582,8 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
     if (!conv16b_internal::FindAlgorithm(GetParam())->supports(*geometry)) continue;
     std::vector<std::vector<float>> got;
     // The L2 sets merged rows, passes and the GEMMs' chunks of blocks
-    // over every output row (4 KiB: two blocks each in FP32, a 4-block
-    // tile in BF16: 72 channels as 4 + 1 blocks); the L1d the GEMM's row
+    // over every output row (4 KiB: two blocks each in FP32 and AMX, a
+    // 4-block tile in BF16: 72 channels as 4 + 1 blocks); the L1d the GEMM's row
     // calls of a few blocks (16 KiB: 100 channels as 4 + 3 blocks) and the
     // AMX im2row bands (1 MiB: the whole image in one band, else 32 pixels).
     for (const auto& [l1d, l2] : {std::pair{size_t{32} << 10, size_t{4} << 10},
