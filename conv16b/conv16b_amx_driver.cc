@@ -148,6 +148,9 @@ class AmxNchwGemm : public Algorithm {
     oblocks_ = (g.ocg + 15) / 16;
     chunks_ = g.icg / 32;
     group_packed_ = oblocks_ * taps_.size() * chunks_ * 512;
+    // As AmxGemm: weights beyond half the L2 in chunks of block pairs, each
+    // over the whole image (1x1 2048->512: 2 MB).
+    wchunk_ = std::min(oblocks_, L2ChunkBlocks(oblocks_, taps_.size() * g.icg * 32, 2));
   }
 
   size_t ExternalBufferSize() const override {
@@ -208,25 +211,31 @@ class AmxNchwGemm : public Algorithm {
         InterleavePairsAvx512(src + (n * geo_.src_image + gr * geo_.icg * plane) * es, f32,
                               plane, p.srcW, 0, p.srcH, pairs_, pw_, p.padY, p.padX,
                               pair_stride_, pairs);
-        a.weight = packed_.data() + gr * group_packed_;
         ctx.c0 = gr * geo_.ocg;
-        k_.nchw(a);
+        for (size_t ob0 = 0; ob0 < oblocks_; ob0 += wchunk_) {
+          a.weight = packed_.data() + gr * group_packed_ + ob0 * taps_.size() * chunks_ * 512;
+          a.oblocks = std::min(wchunk_, oblocks_ - ob0);
+          ctx.ob0 = ob0;
+          k_.nchw(a);
+        }
       }
     }
   }
 
  private:
+  // Block ob of a call stores the group's channels from 16 * (ob0 + ob).
   struct Context {
     const Geometry* g;
     const Epilogue* e;
     size_t n, c0, vw;
     uint8_t* dst;
+    size_t ob0 = 0;
   };
 
   static void Store(const void* c, const float* out, size_t m0, size_t npix, size_t ob,
                     size_t nc) {
     const Context& x = *static_cast<const Context*>(c);
-    const size_t c0 = ob * 16;
+    const size_t c0 = (x.ob0 + ob) * 16;
     nc = std::min(nc, x.g->ocg - c0);
     StoreNchwBlockAvx512Bf16(*x.g, *x.e, out, x.n, m0 / x.vw, m0 % x.vw, x.vw, npix, x.c0 + c0,
                              nc, x.dst);
@@ -234,6 +243,7 @@ class AmxNchwGemm : public Algorithm {
 
   AmxKernels k_;
   size_t ph_, pw_, pairs_, pair_stride_, oblocks_, chunks_, group_packed_;
+  size_t wchunk_;  // blocks per call of the image kernel (all of them where they fit the L2)
   std::vector<size_t> taps_;
   AlignedVector<uint16_t> packed_;  // tile rows must not straddle lines
 };
