@@ -49,7 +49,12 @@ namespace {
 // 32-pixel blocks cross output rows; otherwise each output row is a run.
 // BF16 NHWC sources are read in place when there is no padding and the run
 // has >= 16 pixels; everything else reads the zero-padded copy, which has
-// slack for the 31 pixels a block may read past the end.
+// slack for the 31 pixels a block may read past the end. A strided 1x1
+// convolution without padding over a BF16 NHWC source (the downsampling
+// shortcuts of ResNets) reads only every stride-th pixel of every
+// stride-th row: those are gathered into a dense image, which runs flat at
+// stride 1 (full 32-pixel blocks, not a run of dstW pixels per row, and a
+// copy of a quarter of the source at stride 2 instead of all of it).
 class AmxGemm : public PackedGemm {
  public:
   AmxGemm(const Geometry& g, const AmxKernels& k)
@@ -57,13 +62,17 @@ class AmxGemm : public PackedGemm {
         k_(k),
         pad_(g, g.icg, g.p.strideX == 1 && g.p.strideY == 1) {
     const ConvParams& p = g.p;
-    flat_ = p.strideX == 1 && p.strideY == 1;
     const bool no_pad = p.padY == 0 && p.padX == 0 && p.padH == 0 && p.padW == 0;
+    const bool bf16_nhwc = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc;
+    compact_ = bf16_nhwc && no_pad && p.kernelY == 1 && p.kernelX == 1 &&
+               (p.strideX > 1 || p.strideY > 1);
+    flat_ = (p.strideX == 1 && p.strideY == 1) || compact_;
     const size_t run = flat_ ? (p.dstH - 1) * p.srcW + p.dstW : p.dstW;
-    direct_ = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc && no_pad && flat_ &&
-              run >= 16;
-    cp_ = direct_ ? p.srcC : pad_.cp;
-    pw_ = direct_ ? p.srcW : pad_.pw;
+    direct_ = bf16_nhwc && no_pad && flat_ && !compact_ && run >= 16;
+    cp_ = direct_ || compact_ ? p.srcC : pad_.cp;
+    pw_ = compact_ ? p.dstW : direct_ ? p.srcW : pad_.pw;
+    stride_ = compact_ ? 1 : p.strideX;
+    image_bytes_ = compact_ ? p.dstH * p.dstW * cp_ * sizeof(uint16_t) : pad_.Bytes();
     for (size_t ky = 0; ky < p.kernelY; ++ky)
       for (size_t kx = 0; kx < p.kernelX; ++kx)
         taps_.push_back((ky * p.dilationY * pw_ + kx * p.dilationX) * cp_);
@@ -73,11 +82,11 @@ class AmxGemm : public PackedGemm {
     // block pairs whose weights fit a quarter of it.
     wchunk_ = std::min(nblocks_, L2ChunkBlocks(nblocks_, p.kernelY * p.kernelX * g.icg * 32, 2));
     // Blocks read up to 31 pixels past the run, plus the border's spill.
-    slack_ = (32 * p.strideX + pad_.Spill(p)) * cp_ * sizeof(uint16_t);
+    slack_ = (32 * stride_ + (compact_ ? 0 : pad_.Spill(p))) * cp_ * sizeof(uint16_t);
   }
 
   size_t ExternalBufferSize() const override {
-    return direct_ ? 0 : pad_.Bytes() + slack_ + 64;
+    return direct_ ? 0 : image_bytes_ + slack_ + 64;
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -86,14 +95,14 @@ class AmxGemm : public PackedGemm {
     uint16_t* padded = nullptr;
     if (!direct_) {
       padded = reinterpret_cast<uint16_t*>(Align64(buf));
-      std::memset(reinterpret_cast<uint8_t*>(padded) + pad_.Bytes(), 0, slack_);
+      std::memset(reinterpret_cast<uint8_t*>(padded) + image_bytes_, 0, slack_);
     }
     AmxStoreContext ctx{&geo_, &e, 0, 0, flat_ ? pw_ : p.dstW, 0, dst};
     AmxImageArgs a;
     a.rows = flat_ ? 1 : p.dstH;
     a.row_stride = p.strideY * pw_ * cp_;
     a.pixels = flat_ ? (p.dstH - 1) * pw_ + p.dstW : p.dstW;
-    a.pixel_stride = p.strideX * cp_;
+    a.pixel_stride = stride_ * cp_;
     a.overread = !direct_;
     a.taps = taps_.data();
     a.ntaps = taps_.size();
@@ -103,7 +112,8 @@ class AmxGemm : public PackedGemm {
     a.ctx = &ctx;
     const AmxTiles tiles(k_);
     for (size_t n = 0; n < geo_.batch; ++n) {
-      const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
+      const uint16_t* base =
+          compact_ ? Compact(src, n, padded) : pad_.Image(geo_, src, n, direct_, padded);
       ctx.n = n;
       for (size_t gr = 0; gr < p.group; ++gr) {
         a.src = base + gr * geo_.icg;
@@ -119,10 +129,24 @@ class AmxGemm : public PackedGemm {
   }
 
  private:
+  // The pixels (oy * strideY, ox * strideX) of batch item n, all channels,
+  // as a dstH x dstW image at `out`.
+  const uint16_t* Compact(const uint8_t* src, size_t n, uint16_t* out) const {
+    const ConvParams& p = geo_.p;
+    const uint16_t* image = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
+    for (size_t oy = 0; oy < p.dstH; ++oy) {
+      const uint16_t* row = image + oy * p.strideY * p.srcW * cp_;
+      for (size_t ox = 0; ox < p.dstW; ++ox, out += cp_) {
+        std::memcpy(out, row + ox * p.strideX * cp_, cp_ * sizeof(uint16_t));
+      }
+    }
+    return out - p.dstH * p.dstW * cp_;
+  }
+
   AmxKernels k_;
   PaddedSource pad_;
-  bool flat_, direct_;
-  size_t cp_, pw_, nblocks_, slack_;
+  bool flat_, direct_, compact_;
+  size_t cp_, pw_, stride_, image_bytes_, nblocks_, slack_;
   size_t wchunk_;  // blocks per call of the image kernel (all of them where they fit the L2)
   std::vector<size_t> taps_;
 };
