@@ -43,6 +43,10 @@ inline constexpr Shape kShapes[] = {
     {"group4_3x3_64_64_28", 64, 28, 28, 64, 3, 1, 1, 4, false},
     // MobileNetV2's stride-2 depthwise over 14x14: no middle segment in a row.
     {"mobilenet_dw3x3_s2_576_14", 576, 14, 14, 576, 3, 2, 1, 576, false},
+    // ResNet-50's last 3x3 (4.7 MB of BF16 weights, beyond any L2) and a
+    // downsampling shortcut (1x1 stride 2).
+    {"resnet_3x3_512_512_7", 512, 7, 7, 512, 3, 1, 1, 1, false},
+    {"resnet_1x1_s2_512_1024_28", 512, 28, 28, 1024, 1, 2, 0, 1, false},
 };
 
 // `s` as a problem (batch 1) in the given layout, types and activation,
