@@ -134,13 +134,14 @@ class AmxGemm : public PackedGemm {
   const uint16_t* Compact(const uint8_t* src, size_t n, uint16_t* out) const {
     const ConvParams& p = geo_.p;
     const uint16_t* image = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
+    uint16_t* at = out;
     for (size_t oy = 0; oy < p.dstH; ++oy) {
       const uint16_t* row = image + oy * p.strideY * p.srcW * cp_;
-      for (size_t ox = 0; ox < p.dstW; ++ox, out += cp_) {
-        std::memcpy(out, row + ox * p.strideX * cp_, cp_ * sizeof(uint16_t));
+      for (size_t ox = 0; ox < p.dstW; ++ox, at += cp_) {
+        std::memcpy(at, row + ox * p.strideX * cp_, cp_ * sizeof(uint16_t));
       }
     }
-    return out - p.dstH * p.dstW * cp_;
+    return out;
   }
 
   AmxKernels k_;
