@@ -516,12 +516,45 @@ HWY_INLINE void SumAll(const float* HWY_RESTRICT x, size_t channels, size_t spat
   }
 }
 
+// y = g(x, scale, shift, mean, k) for every channel, with each position's
+// mean (kMean; else zero) and k: `periods` periods flat (mean from the
+// period table in t->mean, k's table filled from `k` first), the rows after
+// them as rows (mean and k: kV vectors).
+template <size_t kV, bool kMean, class G>
+HWY_INLINE void OutputAll(const float* x, size_t channels, size_t spatial, size_t periods,
+                          const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                          const VF* mean, const VF* k, FlatScratchFor<kV>* t, G g, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t flat = periods * N;
+  if constexpr (kMayRunFlat<kV>) {
+    if (periods != 0) {
+      FillPeriod<kV>(k, spatial, t->k);
+      FillRows(spatial, t->rows);
+      FlatOutput(
+          x, periods, spatial, scale, shift, t->rows,
+          [d, N, g, m_tab = t->mean, k_tab = t->k](VF v, VF sc, VF sh, size_t j)
+              HWY_ATTR __attribute__((always_inline)) {
+                return g(v, sc, sh, kMean ? hn::Load(d, m_tab + j * N) : hn::Zero(d),
+                         hn::Load(d, k_tab + j * N));
+              },
+          y);
+    }
+  }
+  OutputPositions<kV>(
+      x + flat * spatial, channels - flat, spatial, scale + flat,
+      shift != nullptr ? shift + flat : nullptr,
+      [&](VF v, VF sc, VF sh, size_t i) HWY_ATTR __attribute__((always_inline)) {
+        return g(v, sc, sh, kMean ? mean[i] : hn::Zero(d), k[i]);
+      },
+      y + flat * spatial);
+}
+
 template <size_t kV>
 HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
                                const float* HWY_RESTRICT scale, float eps, size_t periods,
                                float* y) {
   const DF d;
-  const size_t N = hn::Lanes(d);
   FlatScratchFor<kV> t;
   VF k[kV];
   SumAll<kV, kSq>(x, channels, spatial, periods, nullptr, &t, k);
@@ -529,25 +562,12 @@ HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(e, k[i])));
   });
-  const size_t flat = periods * N;
-  if constexpr (kMayRunFlat<kV>) {
-    if (periods != 0) {
-      FillPeriod<kV>(k, spatial, t.k);
-      FillRows(spatial, t.rows);
-      FlatOutput(
-          x, periods, spatial, scale, nullptr, t.rows,
-          [d, N, k_tab = t.k](VF v, VF sc, VF, size_t j) HWY_ATTR __attribute__((always_inline)) {
-            return hn::Mul(hn::Mul(v, sc), hn::Load(d, k_tab + j * N));
-          },
-          y);
-    }
-  }
-  OutputPositions<kV>(
-      x + flat * spatial, channels - flat, spatial, scale + flat, nullptr,
-      [&](VF v, VF sc, VF, size_t i) HWY_ATTR __attribute__((always_inline)) {
-        return hn::Mul(hn::Mul(v, sc), k[i]);
+  OutputAll<kV, false>(
+      x, channels, spatial, periods, scale, nullptr, nullptr, k, &t,
+      [](VF v, VF sc, VF, VF, VF kv) HWY_ATTR __attribute__((always_inline)) {
+        return hn::Mul(hn::Mul(v, sc), kv);
       },
-      y + flat * spatial);
+      y);
 }
 
 template <size_t kV>
@@ -555,7 +575,6 @@ HWY_INLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
                                const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                                float eps, size_t periods, float* y) {
   const DF d;
-  const size_t N = hn::Lanes(d);
   FlatScratchFor<kV> t;
   VF mean[kV], k[kV];
   SumAll<kV, kSum>(x, channels, spatial, periods, nullptr, &t, mean);
@@ -571,28 +590,12 @@ HWY_INLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(k[i], n), e)));
   });
-  const size_t flat = periods * N;
-  if constexpr (kMayRunFlat<kV>) {
-    if (periods != 0) {
-      FillPeriod<kV>(k, spatial, t.k);
-      FillRows(spatial, t.rows);
-      FlatOutput(
-          x, periods, spatial, scale, shift, t.rows,
-          [d, N, m_tab = t.mean, k_tab = t.k](VF v, VF sc, VF sh, size_t j)
-              HWY_ATTR __attribute__((always_inline)) {
-                return hn::MulAdd(
-                    hn::Mul(hn::Sub(v, hn::Load(d, m_tab + j * N)), hn::Load(d, k_tab + j * N)),
-                    sc, sh);
-              },
-          y);
-    }
-  }
-  OutputPositions<kV>(
-      x + flat * spatial, channels - flat, spatial, scale + flat, shift + flat,
-      [&](VF v, VF sc, VF sh, size_t i) HWY_ATTR __attribute__((always_inline)) {
-        return hn::MulAdd(hn::Mul(hn::Sub(v, mean[i]), k[i]), sc, sh);
+  OutputAll<kV, true>(
+      x, channels, spatial, periods, scale, shift, mean, k, &t,
+      [](VF v, VF sc, VF sh, VF m, VF kv) HWY_ATTR __attribute__((always_inline)) {
+        return hn::MulAdd(hn::Mul(hn::Sub(v, m), kv), sc, sh);
       },
-      y + flat * spatial);
+      y);
 }
 
 // Runs V1 (shift == nullptr) or V2 of one NCHW item with few positions;
