@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "bf16/bf16_kernels.h"
 #include "conv16b/conv16b_drivers.h"
 #include "conv16b/conv16b_internal.h"
 #include "conv16b/conv16b_kernels.h"
@@ -50,7 +51,7 @@ namespace {
 // BF16 NHWC sources are read in place when there is no padding and the run
 // has >= 16 pixels; everything else reads the zero-padded copy, which has
 // slack for the 31 pixels a block may read past the end. A strided 1x1
-// convolution without padding over a BF16 NHWC source (the downsampling
+// convolution without padding over an NHWC source (the downsampling
 // shortcuts of ResNets) reads only every stride-th pixel of every
 // stride-th row: those are gathered into a dense image, which runs flat at
 // stride 1 (full 32-pixel blocks, not a run of dstW pixels per row, and a
@@ -64,7 +65,7 @@ class AmxGemm : public PackedGemm {
     const ConvParams& p = g.p;
     const bool no_pad = p.padY == 0 && p.padX == 0 && p.padH == 0 && p.padW == 0;
     const bool bf16_nhwc = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc;
-    compact_ = bf16_nhwc && no_pad && p.kernelY == 1 && p.kernelX == 1 &&
+    compact_ = p.srcF == TensorFormat::kNhwc && no_pad && p.kernelY == 1 && p.kernelX == 1 &&
                (p.strideX > 1 || p.strideY > 1);
     flat_ = (p.strideX == 1 && p.strideY == 1) || compact_;
     const size_t run = flat_ ? (p.dstH - 1) * p.srcW + p.dstW : p.dstW;
@@ -130,15 +131,23 @@ class AmxGemm : public PackedGemm {
 
  private:
   // The pixels (oy * strideY, ox * strideX) of batch item n, all channels,
-  // as a dstH x dstW image at `out`.
+  // as a dstH x dstW BF16 image at `out` (an FP32 source rounded).
   const uint16_t* Compact(const uint8_t* src, size_t n, uint16_t* out) const {
     const ConvParams& p = geo_.p;
-    const uint16_t* image = reinterpret_cast<const uint16_t*>(src) + n * geo_.src_image;
+    const bool f32 = p.srcT == DataType::k32f;
+    const size_t es = f32 ? 4 : 2;
+    const uint8_t* image = src + n * geo_.src_image * es;
+    const Fp32ToBf16Fn convert = Fp32ToBf16Kernels().Best().fn;
     uint16_t* at = out;
     for (size_t oy = 0; oy < p.dstH; ++oy) {
-      const uint16_t* row = image + oy * p.strideY * p.srcW * cp_;
+      const uint8_t* row = image + oy * p.strideY * p.srcW * cp_ * es;
       for (size_t ox = 0; ox < p.dstW; ++ox, at += cp_) {
-        std::memcpy(at, row + ox * p.strideX * cp_, cp_ * sizeof(uint16_t));
+        const uint8_t* pixel = row + ox * p.strideX * cp_ * es;
+        if (f32) {
+          convert(reinterpret_cast<const float*>(pixel), cp_, at);
+        } else {
+          std::memcpy(at, pixel, cp_ * sizeof(uint16_t));
+        }
       }
     }
     return out;
