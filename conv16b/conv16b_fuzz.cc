@@ -1,8 +1,8 @@
 // Differential fuzzer: random geometry (mostly at most 10k multiply-adds,
 // one input in 32 up to 100k), formats,
-// types, activations and data; every algorithm the CPU supports (and
-// Create's own choice) against the double-precision oracle at the SPEC.md §4
-// bound.
+// types, activations, data and, for a third, small detected caches; every
+// algorithm the CPU supports (and Create's own choice) against the
+// double-precision oracle at the SPEC.md §4 bound.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -89,7 +89,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (in.Bool()) pr.bias.clear();  // nullptr bias: zeros
 
-  const std::string problem = conv16b_check::ProblemString(pr);
+  // The algorithms below are built under these caches (their chunks,
+  // merged rows and bands are chosen at construction).
+  const fuzz::SmallCaches caches(in);
+  const std::string problem = conv16b_check::ProblemString(pr) + caches.Describe();
   const conv16b_check::Oracle oracle = conv16b_check::ComputeOracle(pr);
   auto geometry = conv16b_internal::Validate(pr.batch, p);
   if (!geometry.ok()) fuzz::Fail(problem, "validate", std::string(geometry.status().message()));

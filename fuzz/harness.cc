@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string>
+
+#include "core/cpu.h"
 
 namespace synops {
 namespace fuzz {
@@ -48,6 +51,25 @@ std::vector<float> DataProvider::Floats(size_t n, float lo, float hi, bool speci
     }
   }
   return v;
+}
+
+SmallCaches::SmallCaches(DataProvider& in) {
+  if (in.Pick(3) != 0) return;
+  l1d_ = size_t{1} << in.Integral<int>(10, 16);
+  l2_ = size_t{1} << in.Integral<int>(10, 16);
+  const CacheSizes sizes = {l1d_, l2_, 0};
+  SetCacheSizesForTesting(&sizes);
+  active_ = true;
+}
+
+SmallCaches::~SmallCaches() {
+  if (active_) SetCacheSizesForTesting(nullptr);
+}
+
+std::string SmallCaches::Describe() const {
+  if (!active_) return "";
+  return " (detected caches overridden: l1d " + std::to_string(l1d_) + " bytes, l2 " +
+         std::to_string(l2_) + ")";
 }
 
 void Fail(const std::string& problem, const std::string& kernel, const std::string& detail) {

@@ -1,7 +1,8 @@
 // Differential fuzzer: random variant (V1, V1 across spatial, V2, V3, V4,
-// 16bV2), batch, shape, format, eps, in-place choice, dst alignment and data
-// (special values included); every supported kernel against the reference
-// within the propagated sum bounds (normalize_accuracy.h).
+// 16bV2), batch, shape, format, eps, in-place choice, dst alignment, data
+// (special values included) and, for a third, small detected caches; every
+// supported kernel against the reference within the propagated sum bounds
+// (normalize_accuracy.h).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -56,10 +57,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     NormalizeV2Ref(src.data(), batch, c, s, scale.data(), shift.data(), eps, format, buf.data(), want.data());
     bounds = NormalizeV2Bounds(src.data(), batch, c, s, scale.data(), shift.data(), eps, format);
   }
+  const fuzz::SmallCaches caches(in);
   const char* names[] = {"v1", "v1across", "v2", "v3", "v4", "v2_16b"};
   const std::string problem = absl::StrCat("normalize:", names[variant], ",b", batch, ",c", c, ",s", s,
                                            ",", FormatName(format), in_place ? ",inplace" : "",
-                                           " eps=", eps);
+                                           " eps=", eps, caches.Describe());
   std::vector<float> out(n + misalign);
   std::vector<uint16_t> out16(n + misalign);
   float* dst = out.data() + misalign;
