@@ -53,23 +53,28 @@ std::vector<float> DataProvider::Floats(size_t n, float lo, float hi, bool speci
   return v;
 }
 
+namespace {
+// The caches SmallCaches set, for Fail ("" while none are overridden).
+std::string& OverriddenCaches() {
+  static std::string text;
+  return text;
+}
+}  // namespace
+
 SmallCaches::SmallCaches(DataProvider& in) {
   if (in.Pick(3) != 0) return;
-  l1d_ = size_t{1} << in.Integral<int>(10, 16);
-  l2_ = size_t{1} << in.Integral<int>(10, 16);
-  const CacheSizes sizes = {l1d_, l2_, 0};
+  const CacheSizes sizes = {size_t{1} << in.Integral<int>(10, 16),
+                            size_t{1} << in.Integral<int>(10, 16), 0};
   SetCacheSizesForTesting(&sizes);
+  OverriddenCaches() = "l1d " + std::to_string(sizes.l1d) + " bytes, l2 " +
+                       std::to_string(sizes.l2) + " bytes";
   active_ = true;
 }
 
 SmallCaches::~SmallCaches() {
-  if (active_) SetCacheSizesForTesting(nullptr);
-}
-
-std::string SmallCaches::Describe() const {
-  if (!active_) return "";
-  return " (detected caches overridden: l1d " + std::to_string(l1d_) + " bytes, l2 " +
-         std::to_string(l2_) + ")";
+  if (!active_) return;
+  SetCacheSizesForTesting(nullptr);
+  OverriddenCaches().clear();
 }
 
 void Fail(const std::string& problem, const std::string& kernel, const std::string& detail) {
@@ -77,6 +82,12 @@ void Fail(const std::string& problem, const std::string& kernel, const std::stri
                "synops fuzz mismatch: kernel %s: %s\n"
                "reproduce: ./bazelw run //tools:synbench -- --mode=check '%s'\n",
                kernel.c_str(), detail.c_str(), problem.c_str());
+  if (!OverriddenCaches().empty()) {
+    std::fprintf(stderr,
+                 "caches: the detected ones were overridden (%s); synbench uses the real "
+                 "ones, so replay the input\n",
+                 OverriddenCaches().c_str());
+  }
   std::fflush(stderr);
   std::abort();
 }

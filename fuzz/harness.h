@@ -120,19 +120,17 @@ class DataProvider {
 // overridden with small sizes (1 to 64 KiB each) until destruction, so the
 // choices kernels derive from them (chunks of blocks, passes, merged rows,
 // flat or row passes) take their small-cache branches on the small
-// problems fuzzers make. Describe() names the sizes for a failure report
-// ("" where nothing was overridden).
+// problems fuzzers make. Fail() names the sizes while they apply (synbench
+// runs with the detected caches: replay the input).
 class SmallCaches {
  public:
   explicit SmallCaches(DataProvider& in);
   ~SmallCaches();
   SmallCaches(const SmallCaches&) = delete;
   SmallCaches& operator=(const SmallCaches&) = delete;
-  std::string Describe() const;
 
  private:
   bool active_ = false;
-  size_t l1d_ = 0, l2_ = 0;
 };
 
 // Prints the mismatch and the reproduction, then aborts (libFuzzer saves the

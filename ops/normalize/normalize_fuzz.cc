@@ -61,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* names[] = {"v1", "v1across", "v2", "v3", "v4", "v2_16b"};
   const std::string problem = absl::StrCat("normalize:", names[variant], ",b", batch, ",c", c, ",s", s,
                                            ",", FormatName(format), in_place ? ",inplace" : "",
-                                           " eps=", eps, caches.Describe());
+                                           " eps=", eps);
   std::vector<float> out(n + misalign);
   std::vector<uint16_t> out16(n + misalign);
   float* dst = out.data() + misalign;
