@@ -81,7 +81,7 @@ class AmxGemm : public PackedGemm {
     // Weights beyond half the L2 (3x3 512->512: 4.7 MB) were streamed from
     // L3 for every block of 32 pixels: the image runs once per chunk of
     // block pairs whose weights fit a quarter of it.
-    wchunk_ = std::min(nblocks_, L2ChunkBlocks(nblocks_, p.kernelY * p.kernelX * g.icg * 32, 2));
+    wchunk_ = std::min(nblocks_, L2ChunkBlocks(nblocks_, BlockElements() * sizeof(uint16_t), 2));
     // Blocks read up to 31 pixels past the run, plus the border's spill.
     slack_ = (32 * stride_ + (compact_ ? 0 : pad_.Spill(p))) * cp_ * sizeof(uint16_t);
   }
@@ -120,7 +120,7 @@ class AmxGemm : public PackedGemm {
         a.src = base + gr * geo_.icg;
         ctx.c0 = gr * geo_.ocg;
         for (size_t nb0 = 0; nb0 < nblocks_; nb0 += wchunk_) {
-          a.weight = GroupWeights(gr) + nb0 * p.kernelY * p.kernelX * geo_.icg * 16;
+          a.weight = GroupWeights(gr) + nb0 * BlockElements();
           a.nblocks = std::min(wchunk_, nblocks_ - nb0);
           ctx.nb0 = nb0;
           k_.image(a);

@@ -66,8 +66,7 @@ class NhwcGemm : public PackedGemm {
     // Weights beyond half the L2 (3x3 256->256: 1.18 MB, more than Zen 5's
     // 1 MiB) in passes of 4-block tiles over every output row, the source
     // read again per pass (from L2 where it fits).
-    const size_t block_bytes = p.kernelY * p.kernelX * RoundUp(g.icg, 2) * 16 * sizeof(uint16_t);
-    if (merge_ < p.dstH) wchunk_ = L2ChunkBlocks(nblocks_, block_bytes, 4);
+    if (merge_ < p.dstH) wchunk_ = L2ChunkBlocks(nblocks_, BlockElements() * sizeof(uint16_t), 4);
   }
 
   size_t ExternalBufferSize() const override {
@@ -376,19 +375,9 @@ class NhwcGemmF32 : public Algorithm {
           if (done < p.dstC) store_(geo_, e, sums + done, cpad_, n, oy, done, p.dstC - done, dst);
           continue;
         }
+        const size_t fused_channels = fuse ? fused.channels : 0;
         for (size_t gr = 0; gr < p.group; ++gr) {
-          a.offset = gr * geo_.icg;
-          a.weight = packed_.data() + gr * nblocks_ * block_;
-          size_t done = 0;  // channels the row stored itself
-          if (fuse) {
-            fused.channel_base = gr * geo_.ocg;
-            fused.dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg) * es;
-            done = fused.channels;
-          }
-          row_(a);
-          if (done < geo_.ocg) {
-            store_(geo_, e, sums + done, nblocks_ * 16, n, oy, gr * geo_.ocg + done, geo_.ocg - done, dst);
-          }
+          BlocksRow(n, oy, gr, 0, fused_channels, fuse ? &fused : nullptr, sums, e, es, dst, &a);
         }
       }
     }
@@ -465,34 +454,44 @@ class NhwcGemmF32 : public Algorithm {
     const ConvParams& p = geo_.p;
     const size_t fused_channels = fused != nullptr ? fused->channels : 0;
     for (size_t gr = 0; gr < p.group; ++gr) {
-      a->offset = gr * geo_.icg;
       for (size_t b0 = 0; b0 < nblocks_; b0 += wchunk_) {
-        const size_t b1 = std::min(nblocks_, b0 + wchunk_), c0 = b0 * 16;
-        const size_t nc = std::min(geo_.ocg, b1 * 16) - c0;
-        a->nblocks = b1 - b0;
-        a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
+        a->nblocks = std::min(nblocks_, b0 + wchunk_) - b0;
         for (size_t oy = 0; oy < p.dstH; ++oy) {
           const ptrdiff_t top =
               static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
           TapRows(p, oy, &a->ky_begin, &a->ky_end);
           SetRows(src, n, top, *a, ring, tag, rows);
-          size_t done = 0;
-          if (fused != nullptr) {
-            fused->channels = fused_channels > c0 ? std::min(fused_channels - c0, nc) / 16 * 16 : 0;
-            fused->channel_base = gr * geo_.ocg + c0;
-            fused->dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg + c0) * es;
-            done = fused->channels;
-          }
-          row_(*a);
-          if (done < nc) {
-            store_(geo_, e, sums + done, a->nblocks * 16, n, oy, gr * geo_.ocg + c0 + done,
-                   nc - done, dst);
-          }
+          BlocksRow(n, oy, gr, b0, fused_channels, fused, sums, e, es, dst, a);
         }
       }
     }
     a->nblocks = nblocks_;
     if (fused != nullptr) fused->channels = fused_channels;
+  }
+
+  // The GEMM row call of output row oy, group gr, blocks [b0, b0 +
+  // a->nblocks) (the ring rows set): its whole 16-channel blocks within
+  // the row's first fused_channels stored by the row (fused), the rest
+  // from the sums at the call's pitch through store_.
+  void BlocksRow(size_t n, size_t oy, size_t gr, size_t b0, size_t fused_channels,
+                 FusedStoreArgs* fused, float* sums, const Epilogue& e, size_t es, uint8_t* dst,
+                 GemmRowF32Args* a) const {
+    const ConvParams& p = geo_.p;
+    const size_t c0 = b0 * 16, nc = std::min(geo_.ocg, (b0 + a->nblocks) * 16) - c0;
+    a->offset = gr * geo_.icg;
+    a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
+    size_t done = 0;  // channels the row stored itself
+    if (fused != nullptr) {
+      fused->channels = fused_channels > c0 ? std::min(fused_channels - c0, nc) / 16 * 16 : 0;
+      fused->channel_base = gr * geo_.ocg + c0;
+      fused->dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg + c0) * es;
+      done = fused->channels;
+    }
+    row_(*a);
+    if (done < nc) {
+      store_(geo_, e, sums + done, a->nblocks * 16, n, oy, gr * geo_.ocg + c0 + done, nc - done,
+             dst);
+    }
   }
 
   // Output rows [oy, oy + count) of a merge_ convolution in one row call

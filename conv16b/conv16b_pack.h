@@ -73,6 +73,8 @@ class PackedGemm : public Algorithm {
 
  protected:
   const uint16_t* GroupWeights(size_t gr) const { return packed_.data() + gr * group_packed_; }
+  // Elements of one block of 16 output channels of a group (its K rows).
+  size_t BlockElements() const { return rows_ * 16; }
 
   // Every output row and group of batch item n, one GEMM row call per
   // `merge` output rows and group: set_src(oy, gr) points a.src at output
@@ -90,7 +92,7 @@ class PackedGemm : public Algorithm {
                size_t wchunk = SIZE_MAX) const {
     const ConvParams& p = geo_.p;
     const size_t nblocks = a.nblocks;
-    const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
+    const size_t block_stride = BlockElements();
     for (size_t w0 = 0; w0 < nblocks; w0 += wchunk) {
       const size_t wend = wchunk < nblocks - w0 ? w0 + wchunk : nblocks;
       for (size_t oy = 0; oy < p.dstH; oy += merge) {
