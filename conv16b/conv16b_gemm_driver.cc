@@ -24,9 +24,14 @@ namespace {
 // A 1x1 stride-1 convolution without padding: its output rows' sources
 // follow each other at the pixel stride (and NHWC dst rows too), so
 // several output rows can run as one row call (NhwcGemm, NhwcGemmF32).
-bool RowsMergeable(const ConvParams& p) {
-  return p.kernelY == 1 && p.kernelX == 1 && p.strideY == 1 && p.strideX == 1 && p.padY == 0 &&
-         p.padX == 0 && p.padH == 0 && p.padW == 0;
+// `copied`: the source rows are copied one after another (NhwcGemmF32's
+// ring) rather than read in place, so a stride also merges where the
+// strided pixels tile each source row exactly (srcW == strideX * dstW:
+// the ResNet downsampling shortcuts) and rows strideY apart are copied.
+bool RowsMergeable(const ConvParams& p, bool copied = false) {
+  const bool strided = copied && p.srcW == p.strideX * p.dstW;
+  return p.kernelY == 1 && p.kernelX == 1 && (p.strideX == 1 || strided) &&
+         (p.strideY == 1 || strided) && p.padY == 0 && p.padX == 0 && p.padH == 0 && p.padW == 0;
 }
 
 // Merged rows of `row_bytes` each (source and sums) that fit a quarter of
@@ -216,7 +221,7 @@ class NhwcGemmF32 : public Algorithm {
                 (left_cols_ + right_cols_) * p.srcC + 2 * kSlack <= row_floats_;
     }
     // A 1x1 stride-1 convolution without padding: merge_ output rows per
-    // call, as one row of merge_ * dstW pixels (contiguous in the source
+    // call, as one row of merge_ * dstW pixels (contiguous in the ring
     // and in NHWC dst), with the merged source rows and sums in a quarter
     // of the L2. Each weight block is read once per row call and the tiles
     // of a longer row are full width more often (56 pixels: six of 6 and
@@ -224,8 +229,13 @@ class NhwcGemmF32 : public Algorithm {
     // runs): 1x1 512->512 14x14 1.13-1.17 -> 1.05-1.09 ms, 1024->256
     // 1.14-1.17 -> 1.02-1.05; best of 5 in five alternations, 3 rows
     // merged: 256->64 56x56 1.02-1.06 -> 1.01-1.02, 64->256 1.06-1.09 ->
-    // 1.03-1.05.
-    if (!depthwise && RowsMergeable(p)) {
+    // 1.03-1.05. Strided 1x1 layers whose pixels tile the source rows
+    // merge too (RowsMergeable: the ring holds every strideY-th source
+    // row): rows of 14 pixels ran as tiles of 5 + 5 + 4. Sapphire Rapids,
+    // synbench, best of 3 alternating rounds, us: AVX2 1x1 s2 512->1024
+    // 28x28 1971 -> 1882, 1024->2048 14x14 2479 -> 1986; AVX-512 1305 ->
+    // 1221, 1533 -> 1329; 256->512 56x56 (28-pixel rows) unchanged.
+    if (!depthwise && RowsMergeable(p, true)) {
       merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
                                                 sizeof(float)));
     }
@@ -501,7 +511,9 @@ class NhwcGemmF32 : public Algorithm {
                   const Epilogue& e, FusedStoreArgs* fused, size_t es, uint8_t* dst,
                   GemmRowF32Args* a) const {
     const ConvParams& p = geo_.p;
-    for (size_t r = 0; r < count; ++r) FillRow(src, n, oy + r, ring + r * p.srcW * p.srcC);
+    for (size_t r = 0; r < count; ++r) {
+      FillRow(src, n, (oy + r) * p.strideY, ring + r * p.srcW * p.srcC);
+    }
     const size_t ld = nblocks_ * 16;
     a->width = count * p.dstW;
     a->ky_begin = 0;

@@ -332,6 +332,15 @@ std::vector<Case> Grid() {
   add(1, Params(64, 5, 19, 40, 3, 3, 1, 1, 1));
   add(2, Params(32, 4, 16, 16, 1, 1));
   add(1, Params(96, 3, 33, 33, 1, 1, 2));
+  // Strided 1x1 without padding whose pixels tile the source rows (srcW ==
+  // strideX * dstW: the FP32 GEMM merges its output rows): stride 2 over
+  // 14 columns, 3 over 12, and 2 in x with 3 in y.
+  add(2, Params(40, 6, 14, 36, 1, 1, 2));
+  add(1, Params(24, 7, 12, 20, 1, 1, 3));
+  ConvParams strided_1x1 = Params(33, 8, 10, 18, 1, 1, 2);
+  strided_1x1.strideY = 3;
+  conv16b_check::SetOutputSize(&strided_1x1);
+  add(1, strided_1x1);
   add(1, Params(64, 5, 17, 34, 3, 3, 1, 2, 2, 2));
   add(2, Params(32, 3, 7, 20, 3, 3, 1, 1, 1));  // narrower than one tile
   // AMX reading BF16 NHWC in place (no padding, stride 1): a run of 39
@@ -571,6 +580,7 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
                               Params(32, 6, 9, 48, 3, 3, 1, 1, 1), Params(128, 6, 5, 100, 1, 1),
                               nchw_1x1, grouped, grouped_nchw,
                               Params(64, 9, 13, 64, 3, 3, 1, 1, 1, 4),  // 16-channel groups
+                              Params(48, 12, 16, 40, 1, 1, 2),  // strided 1x1, merged rows
                               Params(3, 20, 22, 32, 7, 7, 2, 1, 3)}) {  // stem
     Problem pr;
     pr.batch = 2;
