@@ -342,6 +342,10 @@ std::vector<Case> Grid() {
   conv16b_check::SetOutputSize(&strided_1x1);
   add(1, strided_1x1);
   add(1, Params(64, 5, 17, 34, 3, 3, 1, 2, 2, 2));
+  // AMX strided rows of at most 16 pixels run in pairs (one 32-pixel
+  // block for two rows): 5 rows of 7 (the last alone), 3 rows of 16.
+  add(1, Params(64, 9, 13, 40, 3, 3, 2, 1, 1));
+  add(2, Params(32, 6, 31, 48, 3, 3, 2, 1, 1));
   add(2, Params(32, 3, 7, 20, 3, 3, 1, 1, 1));  // narrower than one tile
   // AMX reading BF16 NHWC in place (no padding, stride 1): a run of 39
   // pixels (a 16-pixel last block moved back), 22 (two 16-pixel blocks), 15 (too short:
