@@ -479,13 +479,14 @@ class NhwcGemmF32 : public Algorithm {
     if (fused != nullptr) fused->channels = fused_channels;
   }
 
-  // The GEMM row call of output row oy, group gr, blocks [b0, b0 +
+  // The GEMM row call of output rows [oy, oy + count) (count > 1: merged,
+  // one row of count * dstW pixels), group gr, blocks [b0, b0 +
   // a->nblocks) (the ring rows set): its whole 16-channel blocks within
   // the row's first fused_channels stored by the row (fused), the rest
-  // from the sums at the call's pitch through store_.
+  // from the sums at the call's pitch through store_, row by row.
   void BlocksRow(size_t n, size_t oy, size_t gr, size_t b0, size_t fused_channels,
                  FusedStoreArgs* fused, float* sums, const Epilogue& e, size_t es, uint8_t* dst,
-                 GemmRowF32Args* a) const {
+                 GemmRowF32Args* a, size_t count = 1) const {
     const ConvParams& p = geo_.p;
     const size_t c0 = b0 * 16, nc = std::min(geo_.ocg, (b0 + a->nblocks) * 16) - c0;
     a->offset = gr * geo_.icg;
@@ -498,9 +499,10 @@ class NhwcGemmF32 : public Algorithm {
       done = fused->channels;
     }
     row_(*a);
-    if (done < nc) {
-      store_(geo_, e, sums + done, a->nblocks * 16, n, oy, gr * geo_.ocg + c0 + done, nc - done,
-             dst);
+    const size_t ld = a->nblocks * 16;
+    for (size_t r = 0; r < count && done < nc; ++r) {
+      store_(geo_, e, sums + r * p.dstW * ld + done, ld, n, oy + r, gr * geo_.ocg + c0 + done,
+             nc - done, dst);
     }
   }
 
@@ -514,26 +516,12 @@ class NhwcGemmF32 : public Algorithm {
     for (size_t r = 0; r < count; ++r) {
       FillRow(src, n, (oy + r) * p.strideY, ring + r * p.srcW * p.srcC);
     }
-    const size_t ld = nblocks_ * 16;
     a->width = count * p.dstW;
     a->ky_begin = 0;
     a->ky_end = 1;
+    const size_t fused_channels = fused != nullptr ? fused->channels : 0;
     for (size_t gr = 0; gr < p.group; ++gr) {
-      a->offset = gr * geo_.icg;
-      a->weight = packed_.data() + gr * nblocks_ * block_;
-      size_t done = 0;
-      if (fused != nullptr) {
-        fused->channel_base = gr * geo_.ocg;
-        fused->dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg) * es;
-        done = fused->channels;
-      }
-      row_(*a);
-      if (done < geo_.ocg) {
-        for (size_t r = 0; r < count; ++r) {
-          store_(geo_, e, sums + r * p.dstW * ld + done, ld, n, oy + r, gr * geo_.ocg + done,
-                 geo_.ocg - done, dst);
-        }
-      }
+      BlocksRow(n, oy, gr, 0, fused_channels, fused, sums, e, es, dst, a, count);
     }
   }
 
