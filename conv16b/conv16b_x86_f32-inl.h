@@ -226,6 +226,10 @@ class ToDst {
   size_t stride_;
 };
 
+// Independent accumulators the FMA latency needs (4 cycles) on two FMA
+// ports.
+constexpr int kMinChains = 8;
+
 // Tile of M pixels x NV vectors of output channels (V::kLanes each): the
 // M x NV accumulators, NV weight vectors and one broadcast stay in the
 // vector registers (AVX2: 6 x 2 + 2 + 1 of 16; SSE4.1: 5 x 2 + 2 + 1 and
@@ -252,16 +256,33 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   // the ALU ports the FMAs share free.
   const size_t stride = a.pixel_stride * sizeof(float);
   auto step = [&](const char* const* b, size_t off, const float* wt) __attribute__((always_inline)) {
-    T wv[NV];
+    if constexpr (NV > V::kTileNV) {
+      // A wide tile (GemmBlocks' narrow tiles over two blocks): M
+      // broadcasts, then one weight vector at a time (AVX2: 3 x 4
+      // accumulators + 3 + 1 of 16 registers).
+      T b_m[M];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) {
-      wv[v] = V::Load(wt + (v / kPerBlock) * block_stride + (v % kPerBlock) * V::kLanes);
-    }
+      for (int m = 0; m < M; ++m) {
+        b_m[m] = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
+      }
+#pragma GCC unroll 8
+      for (int v = 0; v < NV; ++v) {
+        const T wv = V::Load(wt + (v / kPerBlock) * block_stride + (v % kPerBlock) * V::kLanes);
+#pragma GCC unroll 4
+        for (int m = 0; m < M; ++m) acc[m][v] = V::MulAdd(b_m[m], wv, acc[m][v]);
+      }
+    } else {
+      T wv[NV];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) {
+        wv[v] = V::Load(wt + (v / kPerBlock) * block_stride + (v % kPerBlock) * V::kLanes);
+      }
 #pragma GCC unroll 28
-    for (int m = 0; m < M; ++m) {
-      const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
+      for (int m = 0; m < M; ++m) {
+        const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b_m, wv[v], acc[m][v]);
+        for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b_m, wv[v], acc[m][v]);
+      }
     }
   };
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
@@ -313,14 +334,17 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
   // The row in tiles of balanced widths, at most max_m pixels each (14
   // pixels: 5 + 5 + 4, not 6 + 6 + 2): a narrow tile has too few
   // accumulators to cover the FMA latency.
-  const auto row = [&](const auto& tiles, size_t max_m, const float* w, size_t c0) {
+  const auto tiles_of = [&](size_t max_m, auto f) {
     const size_t count = (a.width + max_m - 1) / max_m, base = a.width / count;
     const size_t extra = a.width % count;
     for (size_t t = 0, x = 0; t < count; ++t) {
       const size_t m = base + (t < extra ? 1 : 0);
-      tiles[m](a, x, w, c0);
+      f(x, m);
       x += m;
     }
+  };
+  const auto row = [&](const auto& tiles, size_t max_m, const float* w, size_t c0) {
+    tiles_of(max_m, [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
   };
   static constexpr auto kTiles = GemmTiles<V, Sink, kNV>(std::make_index_sequence<kM>());
   if constexpr (kNV > kPerBlock) {
@@ -333,6 +357,26 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
     size_t nb = nb0;
     for (; nb + kBlocks <= nb1; nb += kBlocks) row(kTiles, kM, a.weight + nb * block_stride, nb * 16);
     for (; nb < nb1; ++nb) row(kTiles1, V::kTileM1, a.weight + nb * block_stride, nb * 16);
+  } else if constexpr (kNV == kPerBlock) {
+    // A tile of at most kNarrow pixels has fewer accumulators than the
+    // FMA latency needs (kMinChains; AVX2: 7-pixel rows as 4 + 3, the
+    // 3-pixel tile 6 of 8): where a second block follows, such a tile
+    // runs over both blocks at once (2 kNV vectors). Each sum keeps its
+    // order over K, so the bits do not depend on the tiling.
+    constexpr size_t kNarrow = (kMinChains - 1) / kNV;
+    static constexpr auto kWide = GemmTiles<V, Sink, 2 * kNV>(std::make_index_sequence<kNarrow>());
+    size_t nb = nb0;
+    if (a.width / ((a.width + kM - 1) / kM) <= kNarrow) {  // the narrowest tile
+      for (; nb + 2 <= nb1; nb += 2) {
+        const float* w = a.weight + nb * block_stride;
+        tiles_of(kM, [&](size_t x, size_t m) {
+          if (m <= kNarrow) return kWide[m](a, x, w, nb * 16);
+          kTiles[m](a, x, w, nb * 16);
+          kTiles[m](a, x, w + block_stride, nb * 16 + 16);
+        });
+      }
+    }
+    for (; nb < nb1; ++nb) row(kTiles, kM, a.weight + nb * block_stride, nb * 16);
   } else {
     // A 16-channel block is kPerBlock / kNV passes of kNV vectors.
     for (size_t nb = nb0; nb < nb1; ++nb) {
