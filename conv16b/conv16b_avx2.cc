@@ -14,6 +14,7 @@ struct Avx2 {
   static constexpr int kLanes = 8;
   static constexpr int kTileM = 6;  // 12 accumulators + 2 weights + 1 broadcast
   static constexpr int kTileNV = 2;
+  static constexpr bool kRowWrap = true;  // x86_f32::HasRowWrap
   static constexpr bool kFused = true;
   static T Zero() { return _mm256_setzero_ps(); }
   static T Set1(float v) { return _mm256_set1_ps(v); }

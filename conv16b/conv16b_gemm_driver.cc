@@ -161,7 +161,7 @@ class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
               RoundRowF32Fn round, bool depthwise, bool in_place = false, bool dot = false,
-              bool fuse_rows = true)
+              bool fuse_rows = true, bool wrap_rows = false)
       : Algorithm(g),
         row_(row),
         store_(store),
@@ -239,6 +239,20 @@ class NhwcGemmF32 : public Algorithm {
       merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
                                                 sizeof(float)));
     }
+    // Narrow output rows of other layers (3x3 512->512 7x7: tiles of 4 + 3
+    // pixels, 14x14: 5 + 5 + 4) where the row kernel's tiles can wrap
+    // (wrap_rows) and the widened source image fits a quarter of the L2:
+    // the image is widened once and the rows whose windows stay inside it
+    // run as one call of wrapping rows (ImageRows), in tiles of full width.
+    if (!depthwise && wrap_rows && merge_ == 1 && p.dstW < kWrapWidth) {
+      const ptrdiff_t pad = static_cast<ptrdiff_t>(p.padY);
+      const ptrdiff_t reach = static_cast<ptrdiff_t>(span_) - 1 - pad;  // last kernel row - padY
+      band_lo_ = (p.padY + p.strideY - 1) / p.strideY;
+      const ptrdiff_t last = static_cast<ptrdiff_t>(p.srcH) - 1 - reach;  // largest oy * strideY
+      band_hi_ = last < 0 ? 0 : std::min<size_t>(p.dstH, static_cast<size_t>(last) / p.strideY + 1);
+      image_ = band_hi_ >= band_lo_ + 2 &&
+               p.srcH * pw_ * p.srcC * sizeof(float) <= GetCacheSizes().l2 / 4;
+    }
     // FP32 weights beyond half the L2 (3x3 256->256: 2.4 MB) in passes of
     // 2-block tiles over every output row (ChunkedRows; each pass widens
     // the source rows again, a pass over the FP32 image).
@@ -294,7 +308,8 @@ class NhwcGemmF32 : public Algorithm {
   size_t ExternalBufferSize() const override {
     const ConvParams& p = geo_.p;
     const size_t ld = depthwise_ ? cpad_ : nblocks_ * 16;
-    return RingFloats() * sizeof(float) + 64 + merge_ * p.dstW * ld * sizeof(float) + 64;
+    const size_t sum_rows = image_ ? band_hi_ - band_lo_ : merge_;
+    return RingFloats() * sizeof(float) + 64 + sum_rows * p.dstW * ld * sizeof(float) + 64;
   }
 
   void Forward(const uint8_t* src, uint8_t* buf, uint8_t* dst,
@@ -352,6 +367,10 @@ class NhwcGemmF32 : public Algorithm {
         }
         continue;
       }
+      if (image_) {
+        ImageRows(src, n, ring, rows.data(), sums, e, fuse ? &fused : nullptr, es, dst, &a);
+        continue;
+      }
       if (wchunk_ < nblocks_) {
         ChunkedRows(src, n, ring, tag.data(), rows.data(), sums, e, fuse ? &fused : nullptr, es,
                     dst, &a);
@@ -397,6 +416,7 @@ class NhwcGemmF32 : public Algorithm {
   static constexpr size_t kSlack = 16;          // floats past a row the depthwise kernel may read
   static constexpr size_t kMaxDirectRows = 16;  // kernelY of a direct_ depthwise
   static constexpr size_t kEdgePixels = 8;      // the depthwise tile's pixels
+  static constexpr size_t kWrapWidth = 16;      // output rows narrower run as ImageRows
 
   // Source row y (inside the image) of item n as BF16 values in FP32,
   // zero-padded: [pw][srcC] (zero in the side padding and the slack).
@@ -429,6 +449,7 @@ class NhwcGemmF32 : public Algorithm {
 
   size_t RingFloats() const {
     const ConvParams& p = geo_.p;
+    if (image_) return (p.srcH - 1) * pw_ * p.srcC + row_floats_;
     return merge_ > 1 ? (merge_ - 1) * p.srcW * p.srcC + row_floats_ : span_ * row_floats_;
   }
 
@@ -476,6 +497,49 @@ class NhwcGemmF32 : public Algorithm {
       }
     }
     a->nblocks = nblocks_;
+    if (fused != nullptr) fused->channels = fused_channels;
+  }
+
+  // Every output row of item n from its whole source image, widened into
+  // the ring once (rows pw_ * srcC floats apart), per group and chunk of
+  // weight blocks (ChunkedRows' wchunk_, else all): the rows whose windows
+  // leave the image one call each, skipping the kernel rows outside
+  // (TapRows), the rows [band_lo_, band_hi_) between as one call of
+  // wrapping rows (row_pixels = dstW). Each pixel adds its taps in the
+  // same order either way: the same bits as one call per row.
+  void ImageRows(const uint8_t* src, size_t n, float* ring, const float** rows, float* sums,
+                 const Epilogue& e, FusedStoreArgs* fused, size_t es, uint8_t* dst,
+                 GemmRowF32Args* a) const {
+    const ConvParams& p = geo_.p;
+    const size_t pitch = pw_ * p.srcC;
+    for (size_t y = 0; y < p.srcH; ++y) FillRow(src, n, static_cast<ptrdiff_t>(y), ring + y * pitch);
+    const size_t fused_channels = fused != nullptr ? fused->channels : 0;
+    const size_t chunk = std::min(wchunk_, nblocks_);
+    a->row_stride = p.strideY * pitch;
+    for (size_t gr = 0; gr < p.group; ++gr) {
+      for (size_t b0 = 0; b0 < nblocks_; b0 += chunk) {
+        a->nblocks = std::min(nblocks_, b0 + chunk) - b0;
+        for (size_t oy = 0; oy < p.dstH;) {
+          const size_t count = oy == band_lo_ ? band_hi_ - band_lo_ : 1;
+          const ptrdiff_t top =
+              static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
+          TapRows(p, oy, &a->ky_begin, &a->ky_end);
+          for (size_t ky = 0; ky < p.kernelY; ++ky) {
+            const bool inside = ky >= a->ky_begin && ky < a->ky_end;
+            rows[ky] = inside ? ring + static_cast<size_t>(top + static_cast<ptrdiff_t>(
+                                                                       ky * p.dilationY)) * pitch
+                              : ring;
+          }
+          a->width = count * p.dstW;
+          a->row_pixels = count > 1 ? p.dstW : 0;
+          BlocksRow(n, oy, gr, b0, fused_channels, fused, sums, e, es, dst, a, count);
+          oy += count;
+        }
+      }
+    }
+    a->nblocks = nblocks_;
+    a->width = p.dstW;
+    a->row_pixels = 0;
     if (fused != nullptr) fused->channels = fused_channels;
   }
 
@@ -593,6 +657,8 @@ class NhwcGemmF32 : public Algorithm {
   PlanarRowToF32Fn planar_;
   RoundRowF32Fn round_;
   bool depthwise_, dot_weights_, fuse_rows_, direct_ = false;
+  bool image_ = false;  // ImageRows, its band of wrapping rows [band_lo_, band_hi_)
+  size_t band_lo_ = 0, band_hi_ = 0;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
   size_t merge_ = 1;  // output rows per row call (1x1 convolutions only)
@@ -606,9 +672,9 @@ class NhwcGemmF32 : public Algorithm {
 
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
                                            PlanarRowToF32Fn planar, RoundRowF32Fn round,
-                                           bool fused_rows) {
+                                           bool fused_rows, bool wrap_rows) {
   return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, false, false, false,
-                                       fused_rows);
+                                       fused_rows, wrap_rows);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,

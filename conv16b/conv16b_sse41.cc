@@ -15,6 +15,7 @@ struct Sse41 {
   static constexpr int kLanes = 4;
   static constexpr int kTileM = 2;  // 8 accumulators + 4 weights + broadcast + product
   static constexpr int kTileNV = 4;
+  static constexpr bool kRowWrap = true;  // x86_f32::HasRowWrap
   static constexpr bool kFused = false;
   static T Zero() { return _mm_setzero_ps(); }
   static T Set1(float v) { return _mm_set1_ps(v); }

@@ -226,6 +226,15 @@ class ToDst {
   size_t stride_;
 };
 
+// Traits whose GEMM tiles give each pixel its own pointer (V::kRowWrap:
+// AVX2, SSE4.1, at most 6 pixels a tile) can run rows that wrap
+// (GemmRowF32Args::row_pixels); the AVX-512 tiles' 12 or 24 pixels share
+// a pointer per 3.
+template <class V, class = void>
+struct HasRowWrap : std::false_type {};
+template <class V>
+struct HasRowWrap<V, std::void_t<decltype(V::kRowWrap)>> : std::true_type {};
+
 // Independent accumulators the FMA latency needs (4 cycles) on two FMA
 // ports.
 constexpr int kMinChains = 8;
@@ -241,7 +250,8 @@ template <class V, class Sink, int M, int NV>
 void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   using T = typename V::T;
   constexpr int kPerBlock = 16 / V::kLanes;
-  constexpr int kBases = (M + 2) / 3;
+  constexpr bool kWrap = HasRowWrap<V>::value;
+  constexpr int kBases = kWrap ? M : (M + 2) / 3;
   T acc[M][NV];
 #pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
@@ -253,8 +263,32 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   // accumulators. Pixel m's value is at b[m / 3] + (m % 3) * stride
   // bytes: base + index * {1, 2} addresses, so the loop's only address
   // arithmetic is a pointer increment per base per two steps, which leaves
-  // the ALU ports the FMAs share free.
+  // the ALU ports the FMAs share free. With kWrap (at most 6 pixels:
+  // general registers for a pointer each) pixel m's value is at b[m], a
+  // pointer of its own: the pixels may span rows
+  // (GemmRowF32Args::row_pixels).
   const size_t stride = a.pixel_stride * sizeof(float);
+  const auto at = [&](const char* const* b, int m, size_t off) __attribute__((always_inline)) {
+    if constexpr (kWrap) {
+      return reinterpret_cast<const float*>(b[m] + off);
+    } else {
+      return reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride);
+    }
+  };
+  // kWrap: each pixel's offset from the call's pixel 0 (bytes).
+  size_t pix[kWrap ? M : 1];
+  if constexpr (kWrap) {
+    const size_t rp = a.row_pixels != 0 ? a.row_pixels : SIZE_MAX;
+    size_t r = x0 / rp, col = x0 % rp;
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) {
+      pix[m] = (r * a.row_stride + col * a.pixel_stride) * sizeof(float);
+      if (++col == rp) {
+        col = 0;
+        ++r;
+      }
+    }
+  }
   auto step = [&](const char* const* b, size_t off, const float* wt) __attribute__((always_inline)) {
     if constexpr (NV > V::kTileNV) {
       // A wide tile (GemmBlocks' narrow tiles over two blocks): M
@@ -263,7 +297,7 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
       T b_m[M];
 #pragma GCC unroll 4
       for (int m = 0; m < M; ++m) {
-        b_m[m] = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
+        b_m[m] = V::Broadcast(at(b, m, off));
       }
 #pragma GCC unroll 8
       for (int v = 0; v < NV; ++v) {
@@ -279,7 +313,7 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
       }
 #pragma GCC unroll 28
       for (int m = 0; m < M; ++m) {
-        const T b_m = V::Broadcast(reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride));
+        const T b_m = V::Broadcast(at(b, m, off));
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) acc[m][v] = V::MulAdd(b_m, wv[v], acc[m][v]);
       }
@@ -289,9 +323,15 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
     for (size_t kx = 0; kx < a.kernel_x; ++kx) {
       const char* b[kBases];
-      b[0] = reinterpret_cast<const char*>(a.rows[ky] + a.offset + x0 * a.pixel_stride + kx * a.kx_stride);
+      const char* tap = reinterpret_cast<const char*>(a.rows[ky] + a.offset + kx * a.kx_stride);
+      if constexpr (kWrap) {
 #pragma GCC unroll 8
-      for (int i = 1; i < kBases; ++i) b[i] = b[0] + 3 * i * stride;
+        for (int m = 0; m < M; ++m) b[m] = tap + pix[m];
+      } else {
+        b[0] = tap + x0 * stride;
+#pragma GCC unroll 8
+        for (int i = 1; i < kBases; ++i) b[i] = b[0] + 3 * i * stride;
+      }
       const float* wt = w + (ky * a.kernel_x + kx) * channels * 16;
       size_t c = 0;
       for (; c + 2 <= channels; c += 2, wt += 32) {
