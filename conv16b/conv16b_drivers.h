@@ -42,11 +42,14 @@ std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreR
 // `planar` widens an NCHW source row, `round` an NHWC FP32 one. With
 // `fused_rows` false the GEMM row stores every block's sums and `store`
 // applies the whole epilogue (the AVX-512 row: x86_f32::GemmRow's kFused).
-// `wrap_rows`: the row's tiles take GemmRowF32Args::row_pixels (AVX2,
-// SSE4.1: x86_f32::HasRowWrap), so narrow output rows run several per call.
+// `rows`: how many output rows one call of `row` may take
+// (GemmRowF32Args::row_pixels): any number where its tiles wrap from one
+// row to the next (AVX2, SSE4.1: x86_f32::HasRowWrap), else two (the
+// AVX-512 pair tiles); narrow output rows then run several per call.
+enum class RowsPerCall { kAny, kTwo };
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
                                            PlanarRowToF32Fn planar, RoundRowF32Fn round,
-                                           bool fused_rows, bool wrap_rows);
+                                           bool fused_rows, RowsPerCall rows);
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,
                                                 StoreRowFn store, PlanarRowToF32Fn planar,
                                                 RoundRowF32Fn round);

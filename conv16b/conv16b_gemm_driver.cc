@@ -161,7 +161,7 @@ class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
               RoundRowF32Fn round, bool depthwise, bool in_place = false, bool dot = false,
-              bool fuse_rows = true, bool wrap_rows = false)
+              bool fuse_rows = true, const RowsPerCall* rows_per_call = nullptr)
       : Algorithm(g),
         row_(row),
         store_(store),
@@ -239,12 +239,15 @@ class NhwcGemmF32 : public Algorithm {
       merge_ = std::min(p.dstH, RowsInQuarterL2((p.srcW * p.srcC + p.dstW * nblocks_ * 16) *
                                                 sizeof(float)));
     }
-    // Narrow output rows of other layers (3x3 512->512 7x7: tiles of 4 + 3
-    // pixels, 14x14: 5 + 5 + 4) where the row kernel's tiles can wrap
-    // (wrap_rows) and the widened source image fits a quarter of the L2:
-    // the image is widened once and the rows whose windows stay inside it
-    // run as one call of wrapping rows (ImageRows), in tiles of full width.
-    if (!depthwise && wrap_rows && merge_ == 1 && p.dstW < kWrapWidth) {
+    // Narrow output rows of other layers (3x3 512->512 7x7: AVX2 tiles of
+    // 4 + 3 pixels, AVX-512 one of 7; 14x14: 5 + 5 + 4, 7 + 7) where the
+    // widened source image fits a quarter of the L2: the image is widened
+    // once and the rows whose windows stay inside it run as one call of
+    // wrapping rows (RowsPerCall::kAny: AVX2, SSE4.1; tiles of full width)
+    // or as calls of two rows (kTwo: the AVX-512 pair tiles, 2 x 7 pixels),
+    // in ImageRows.
+    if (!depthwise && rows_per_call != nullptr && merge_ == 1 && p.dstW < kWrapWidth) {
+      pairs_ = *rows_per_call == RowsPerCall::kTwo;
       const ptrdiff_t pad = static_cast<ptrdiff_t>(p.padY);
       const ptrdiff_t reach = static_cast<ptrdiff_t>(span_) - 1 - pad;  // last kernel row - padY
       band_lo_ = (p.padY + p.strideY - 1) / p.strideY;
@@ -505,8 +508,9 @@ class NhwcGemmF32 : public Algorithm {
   // weight blocks (ChunkedRows' wchunk_, else all): the rows whose windows
   // leave the image one call each, skipping the kernel rows outside
   // (TapRows), the rows [band_lo_, band_hi_) between as one call of
-  // wrapping rows (row_pixels = dstW). Each pixel adds its taps in the
-  // same order either way: the same bits as one call per row.
+  // wrapping rows (row_pixels = dstW), or two per call (pairs_). Each pixel
+  // adds its taps in the same order either way: the same bits as one call
+  // per row.
   void ImageRows(const uint8_t* src, size_t n, float* ring, const float** rows, float* sums,
                  const Epilogue& e, FusedStoreArgs* fused, size_t es, uint8_t* dst,
                  GemmRowF32Args* a) const {
@@ -520,7 +524,8 @@ class NhwcGemmF32 : public Algorithm {
       for (size_t b0 = 0; b0 < nblocks_; b0 += chunk) {
         a->nblocks = std::min(nblocks_, b0 + chunk) - b0;
         for (size_t oy = 0; oy < p.dstH;) {
-          const size_t count = oy == band_lo_ ? band_hi_ - band_lo_ : 1;
+          const bool band = oy >= band_lo_ && oy < band_hi_;
+          const size_t count = !band ? 1 : pairs_ ? std::min<size_t>(2, band_hi_ - oy) : band_hi_ - oy;
           const ptrdiff_t top =
               static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
           TapRows(p, oy, &a->ky_begin, &a->ky_end);
@@ -658,6 +663,7 @@ class NhwcGemmF32 : public Algorithm {
   RoundRowF32Fn round_;
   bool depthwise_, dot_weights_, fuse_rows_, direct_ = false;
   bool image_ = false;  // ImageRows, its band of wrapping rows [band_lo_, band_hi_)
+  bool pairs_ = false;  // ImageRows' band in calls of two rows
   size_t band_lo_ = 0, band_hi_ = 0;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;
@@ -672,9 +678,9 @@ class NhwcGemmF32 : public Algorithm {
 
 std::unique_ptr<Algorithm> MakeNhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store,
                                            PlanarRowToF32Fn planar, RoundRowF32Fn round,
-                                           bool fused_rows, bool wrap_rows) {
+                                           bool fused_rows, RowsPerCall rows) {
   return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, false, false, false,
-                                       fused_rows, wrap_rows);
+                                       fused_rows, &rows);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseF32(const Geometry& g, GemmRowF32Fn row,

@@ -32,11 +32,6 @@ struct GemmRowArgs {
   const uint16_t* weight;
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;
-  // GEMM rows of kernels with wrapping tiles (x86_f32::HasRowWrap): with
-  // row_pixels > 0 the call's pixels are rows of row_pixels pixels,
-  // row_stride elements apart in `rows` (pixel x at (x / row_pixels) *
-  // row_stride + (x % row_pixels) * pixel_stride).
-  size_t row_pixels = 0, row_stride = 0;
   float* out;  // [width][nblocks * 16]
 };
 using GemmRowFn = void (*)(const GemmRowArgs& args);
@@ -87,10 +82,11 @@ struct GemmRowF32Args {
   const uint16_t* weight16 = nullptr;
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;
-  // GEMM rows of kernels with wrapping tiles (x86_f32::HasRowWrap): with
-  // row_pixels > 0 the call's pixels are rows of row_pixels pixels,
+  // row_pixels > 0: the call's pixels are rows of row_pixels pixels,
   // row_stride elements apart in `rows` (pixel x at (x / row_pixels) *
-  // row_stride + (x % row_pixels) * pixel_stride).
+  // row_stride + (x % row_pixels) * pixel_stride), and row_pixels apart in
+  // `out` and the fused dst: any number of rows where the row's tiles
+  // wrap (x86_f32::HasRowWrap: AVX2, SSE4.1), else two (pair tiles).
   size_t row_pixels = 0, row_stride = 0;
   float* out;  // [width][nblocks * 16]
   const FusedStoreArgs* fused = nullptr;

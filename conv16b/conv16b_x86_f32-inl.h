@@ -246,12 +246,18 @@ constexpr int kMinChains = 8;
 // first channel of a 16-channel block; where NV vectors are more than a
 // block (AVX-512: a vector is a block), vector v is in block
 // v / (16 / kLanes), the next blocks of the weights.
-template <class V, class Sink, int M, int NV>
+//
+// R = 2 (PairTiles; traits without kRowWrap): M / R pixels from each of
+// two rows, a.row_stride elements apart in the source and a.row_pixels
+// apart in the output (pixel m at column x0 + m % (M / R) of row m / (M / R)).
+template <class V, class Sink, int M, int NV, int R = 1>
 void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   using T = typename V::T;
   constexpr int kPerBlock = 16 / V::kLanes;
   constexpr bool kWrap = HasRowWrap<V>::value;
-  constexpr int kBases = kWrap ? M : (M + 2) / 3;
+  static_assert(M % R == 0 && (R == 1 || !kWrap), "pair tiles of a row split in two");
+  constexpr int S = M / R, kGroups = (S + 2) / 3;  // pixels and bases per row
+  constexpr int kBases = kWrap ? M : R * kGroups;
   T acc[M][NV];
 #pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
@@ -272,7 +278,8 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
     if constexpr (kWrap) {
       return reinterpret_cast<const float*>(b[m] + off);
     } else {
-      return reinterpret_cast<const float*>(b[m / 3] + off + (m % 3) * stride);
+      const int r = m / S, i = m % S;
+      return reinterpret_cast<const float*>(b[r * kGroups + i / 3] + off + (i % 3) * stride);
     }
   };
   // kWrap: each pixel's offset from the call's pixel 0 (bytes).
@@ -328,9 +335,13 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
 #pragma GCC unroll 8
         for (int m = 0; m < M; ++m) b[m] = tap + pix[m];
       } else {
-        b[0] = tap + x0 * stride;
+#pragma GCC unroll 2
+        for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 8
-        for (int i = 1; i < kBases; ++i) b[i] = b[0] + 3 * i * stride;
+          for (int g = 0; g < kGroups; ++g) {
+            b[r * kGroups + g] = tap + (r * a.row_stride * sizeof(float)) + (x0 + 3 * g) * stride;
+          }
+        }
       }
       const float* wt = w + (ky * a.kernel_x + kx) * channels * 16;
       size_t c = 0;
@@ -348,13 +359,13 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
 #pragma GCC unroll 28
     for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) sink.Store1(x0 + m, c0 + v * V::kLanes, acc[m][v]);
+      for (int v = 0; v < NV; ++v) sink.Store1(x0 + m / S * a.row_pixels + m % S, c0 + v * V::kLanes, acc[m][v]);
   } else {
 #pragma GCC unroll 12
     for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
       for (int v = 0; v < NV; v += 2) {
-        sink.Store2(x0 + m, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
+        sink.Store2(x0 + m / S * a.row_pixels + m % S, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
       }
   }
 }
@@ -364,6 +375,14 @@ template <class V, class Sink, int NV, size_t... kIs>
 constexpr auto GemmTiles(std::index_sequence<kIs...>) {
   return std::array<GemmTileFn, sizeof...(kIs) + 1>{nullptr, Tile<V, Sink, kIs + 1, NV>...};
 }
+// Tiles of 2 x (1 .. N) pixels over two rows, indexed by pixels per row.
+template <class V, class Sink, int NV, size_t... kIs>
+constexpr auto PairTiles(std::index_sequence<kIs...>) {
+  return std::array<GemmTileFn, sizeof...(kIs) + 1>{nullptr, Tile<V, Sink, 2 * (kIs + 1), NV, 2>...};
+}
+// Pixels per row of a pair tile (AVX-512: 2 x 7 pixels x 2 vectors, 28
+// accumulators of 32 registers).
+constexpr size_t kPairWidth = 7;
 
 // The 16-channel blocks [nb0, nb1) of the row, tiles to Sink.
 template <class V, class Sink>
@@ -394,6 +413,28 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
     constexpr size_t kBlocks = kNV / kPerBlock;
     static constexpr auto kTiles1 =
         GemmTiles<V, Sink, kPerBlock>(std::make_index_sequence<V::kTileM1>());
+    if constexpr (!HasRowWrap<V>::value) {
+      if (a.row_pixels != 0) {
+        // Two rows of a.row_pixels (NhwcGemmF32::ImageRows): pair tiles,
+        // each row in balanced segments of at most kPairWidth pixels.
+        static constexpr auto kPairs = PairTiles<V, Sink, kNV>(std::make_index_sequence<kPairWidth>());
+        static constexpr auto kPairs1 =
+            PairTiles<V, Sink, kPerBlock>(std::make_index_sequence<kPairWidth>());
+        const auto pairs = [&](const auto& tiles, const float* w, size_t c0) {
+          const size_t width = a.row_pixels, count = (width + kPairWidth - 1) / kPairWidth;
+          const size_t base = width / count, extra = width % count;
+          for (size_t t = 0, x = 0; t < count; ++t) {
+            const size_t m = base + (t < extra ? 1 : 0);
+            tiles[m](a, x, w, c0);
+            x += m;
+          }
+        };
+        size_t nb = nb0;
+        for (; nb + kBlocks <= nb1; nb += kBlocks) pairs(kPairs, a.weight + nb * block_stride, nb * 16);
+        for (; nb < nb1; ++nb) pairs(kPairs1, a.weight + nb * block_stride, nb * 16);
+        return;
+      }
+    }
     size_t nb = nb0;
     for (; nb + kBlocks <= nb1; nb += kBlocks) row(kTiles, kM, a.weight + nb * block_stride, nb * 16);
     for (; nb < nb1; ++nb) row(kTiles1, V::kTileM1, a.weight + nb * block_stride, nb * 16);
