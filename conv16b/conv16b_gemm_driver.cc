@@ -525,7 +525,8 @@ class NhwcGemmF32 : public Algorithm {
         a->nblocks = std::min(nblocks_, b0 + chunk) - b0;
         for (size_t oy = 0; oy < p.dstH;) {
           const bool band = oy >= band_lo_ && oy < band_hi_;
-          const size_t count = !band ? 1 : pairs_ ? std::min<size_t>(2, band_hi_ - oy) : band_hi_ - oy;
+          const size_t rest = band ? band_hi_ - oy : 1;  // rows left in the band
+          const size_t count = pairs_ ? std::min<size_t>(2, rest) : rest;
           const ptrdiff_t top =
               static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
           TapRows(p, oy, &a->ky_begin, &a->ky_end);

@@ -355,18 +355,18 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
     }
   }
   const Sink sink(a);
+  // Pixel m's index in the call's output (row m / S of a pair tile).
+  const auto px = [&](int m) { return x0 + m / S * a.row_pixels + m % S; };
   if constexpr (NV % 2 == 1) {
 #pragma GCC unroll 28
     for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) sink.Store1(x0 + m / S * a.row_pixels + m % S, c0 + v * V::kLanes, acc[m][v]);
+      for (int v = 0; v < NV; ++v) sink.Store1(px(m), c0 + v * V::kLanes, acc[m][v]);
   } else {
 #pragma GCC unroll 12
     for (int m = 0; m < M; ++m)
 #pragma GCC unroll 2
-      for (int v = 0; v < NV; v += 2) {
-        sink.Store2(x0 + m / S * a.row_pixels + m % S, c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
-      }
+      for (int v = 0; v < NV; v += 2) sink.Store2(px(m), c0 + v * V::kLanes, acc[m][v], acc[m][v + 1]);
   }
 }
 
