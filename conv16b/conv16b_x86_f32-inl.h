@@ -393,9 +393,9 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
   // The row in tiles of balanced widths, at most max_m pixels each (14
   // pixels: 5 + 5 + 4, not 6 + 6 + 2): a narrow tile has too few
   // accumulators to cover the FMA latency.
-  const auto tiles_of = [&](size_t max_m, auto f) {
-    const size_t count = (a.width + max_m - 1) / max_m, base = a.width / count;
-    const size_t extra = a.width % count;
+  const auto tiles_of = [&](size_t width, size_t max_m, auto f) {
+    const size_t count = (width + max_m - 1) / max_m, base = width / count;
+    const size_t extra = width % count;
     for (size_t t = 0, x = 0; t < count; ++t) {
       const size_t m = base + (t < extra ? 1 : 0);
       f(x, m);
@@ -403,7 +403,7 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
     }
   };
   const auto row = [&](const auto& tiles, size_t max_m, const float* w, size_t c0) {
-    tiles_of(max_m, [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
+    tiles_of(a.width, max_m, [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
   };
   static constexpr auto kTiles = GemmTiles<V, Sink, kNV>(std::make_index_sequence<kM>());
   if constexpr (kNV > kPerBlock) {
@@ -421,13 +421,7 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
         static constexpr auto kPairs1 =
             PairTiles<V, Sink, kPerBlock>(std::make_index_sequence<kPairWidth>());
         const auto pairs = [&](const auto& tiles, const float* w, size_t c0) {
-          const size_t width = a.row_pixels, count = (width + kPairWidth - 1) / kPairWidth;
-          const size_t base = width / count, extra = width % count;
-          for (size_t t = 0, x = 0; t < count; ++t) {
-            const size_t m = base + (t < extra ? 1 : 0);
-            tiles[m](a, x, w, c0);
-            x += m;
-          }
+          tiles_of(a.row_pixels, kPairWidth, [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
         };
         size_t nb = nb0;
         for (; nb + kBlocks <= nb1; nb += kBlocks) pairs(kPairs, a.weight + nb * block_stride, nb * 16);
@@ -450,7 +444,7 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
     if (a.width / ((a.width + kM - 1) / kM) <= kNarrow) {  // the narrowest tile
       for (; nb + 2 <= nb1; nb += 2) {
         const float* w = a.weight + nb * block_stride;
-        tiles_of(kM, [&](size_t x, size_t m) {
+        tiles_of(a.width, kM, [&](size_t x, size_t m) {
           if (m <= kNarrow) return kWide[m](a, x, w, nb * 16);
           kTiles[m](a, x, w, nb * 16);
           kTiles[m](a, x, w + block_stride, nb * 16 + 16);
