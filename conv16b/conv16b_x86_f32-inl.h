@@ -384,26 +384,28 @@ constexpr auto PairTiles(std::index_sequence<kIs...>) {
 // accumulators of 32 registers).
 constexpr size_t kPairWidth = 7;
 
+// f(x, m) for a row of width >= 1 pixels in tiles of balanced widths m,
+// at most max_m pixels each, from x = 0 (14 pixels: 5 + 5 + 4, not 6 + 6
+// + 2): a narrow tile has too few accumulators to cover the FMA latency.
+template <class F>
+inline void BalancedTiles(size_t width, size_t max_m, F f) {
+  const size_t count = (width + max_m - 1) / max_m, base = width / count;
+  const size_t extra = width % count;
+  for (size_t t = 0, x = 0; t < count; ++t) {
+    const size_t m = base + (t < extra ? 1 : 0);
+    f(x, m);
+    x += m;
+  }
+}
+
 // The 16-channel blocks [nb0, nb1) of the row, tiles to Sink.
 template <class V, class Sink>
 void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
   constexpr int kM = V::kTileM, kNV = V::kTileNV;
   constexpr int kPerBlock = 16 / V::kLanes;  // vectors of a 16-channel block
   const size_t block_stride = a.kernel_y * a.kernel_x * a.channels * 16;
-  // The row in tiles of balanced widths, at most max_m pixels each (14
-  // pixels: 5 + 5 + 4, not 6 + 6 + 2): a narrow tile has too few
-  // accumulators to cover the FMA latency.
-  const auto tiles_of = [&](size_t width, size_t max_m, auto f) {
-    const size_t count = (width + max_m - 1) / max_m, base = width / count;
-    const size_t extra = width % count;
-    for (size_t t = 0, x = 0; t < count; ++t) {
-      const size_t m = base + (t < extra ? 1 : 0);
-      f(x, m);
-      x += m;
-    }
-  };
   const auto row = [&](const auto& tiles, size_t max_m, const float* w, size_t c0) {
-    tiles_of(a.width, max_m, [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
+    BalancedTiles(a.width, max_m, [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
   };
   static constexpr auto kTiles = GemmTiles<V, Sink, kNV>(std::make_index_sequence<kM>());
   if constexpr (kNV > kPerBlock) {
@@ -421,7 +423,8 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
         static constexpr auto kPairs1 =
             PairTiles<V, Sink, kPerBlock>(std::make_index_sequence<kPairWidth>());
         const auto pairs = [&](const auto& tiles, const float* w, size_t c0) {
-          tiles_of(a.row_pixels, kPairWidth, [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
+          BalancedTiles(a.row_pixels, kPairWidth,
+                        [&](size_t x, size_t m) { tiles[m](a, x, w, c0); });
         };
         size_t nb = nb0;
         for (; nb + kBlocks <= nb1; nb += kBlocks) pairs(kPairs, a.weight + nb * block_stride, nb * 16);
@@ -444,7 +447,7 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
     if (a.width / ((a.width + kM - 1) / kM) <= kNarrow) {  // the narrowest tile
       for (; nb + 2 <= nb1; nb += 2) {
         const float* w = a.weight + nb * block_stride;
-        tiles_of(a.width, kM, [&](size_t x, size_t m) {
+        BalancedTiles(a.width, kM, [&](size_t x, size_t m) {
           if (m <= kNarrow) return kWide[m](a, x, w, nb * 16);
           kTiles[m](a, x, w, nb * 16);
           kTiles[m](a, x, w + block_stride, nb * 16 + 16);
@@ -1085,12 +1088,7 @@ constexpr auto WideTiles(DepthwiseTileFn t7, DepthwiseTileFn t8) {
 // balanced.
 template <int M>
 void DepthwiseTiles(const GemmRowF32Args& a, const DepthwiseTileFn* tiles, size_t c0, size_t c1) {
-  const size_t n = (a.width + M - 1) / M, base = a.width / n, extra = a.width % n;
-  for (size_t t = 0, x = 0; t < n; ++t) {
-    const size_t m = base + (t < extra ? 1 : 0);
-    tiles[m](a, x, c0, c1);
-    x += m;
-  }
+  BalancedTiles(a.width, M, [&](size_t x, size_t m) { tiles[m](a, x, c0, c1); });
 }
 
 template <class V, class Sink>
