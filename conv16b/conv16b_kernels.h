@@ -88,6 +88,12 @@ struct GemmRowF32Args {
   // `out` and the fused dst: any number of rows where the row's tiles
   // wrap (x86_f32::HasRowWrap: AVX2, SSE4.1), else two (pair tiles).
   size_t row_pixels = 0, row_stride = 0;
+  // 1: rows16[ky] is the first image column of a row read in place, and
+  // pixel x's window starts at column x * stride - 1 (pixel 0's first
+  // column, the left padding, reads as zeros). Only for the 3x3 stride-2
+  // paired dot tiles (x86_f32::DepthwiseStride2PairTile) of rows whose
+  // tiles are all that wide.
+  size_t lead_zero = 0;
   float* out;  // [width][nblocks * 16]
   const FusedStoreArgs* fused = nullptr;
 };

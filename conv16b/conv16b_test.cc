@@ -273,6 +273,12 @@ std::vector<Case> Grid() {
   // 3x3 at stride 2 (the paired stride-2 tiles) over 15 pixels in place:
   // tiles of 8 and 7 pixels, the last ending dst, with 32 + 16 channels.
   add(1, Params(48, 5, 31, 48, 3, 3, 2, 1, 0, 48));
+  // ... with padding 1 read wholly in place (lead_zero: pixel 0's left
+  // padding column taken as zeros): 7 pixels with 32 + 16 channels over two
+  // items, 8 + 8 pixels, and 8 + 7 with 64 channels.
+  add(2, Params(48, 5, 14, 48, 3, 3, 2, 1, 1, 48));
+  add(1, Params(32, 4, 32, 32, 3, 3, 2, 1, 1, 32));
+  add(1, Params(64, 3, 30, 64, 3, 3, 2, 1, 1, 64));
   // ... and over 3 pixels in place between one-pixel edges (the sliding
   // stride-2 tiles of the AVX-512 FP32 rows take every width, 1 to 8).
   add(1, Params(32, 5, 9, 32, 3, 3, 2, 1, 1, 32));
