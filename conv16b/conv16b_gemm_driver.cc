@@ -210,7 +210,7 @@ class NhwcGemmF32 : public Algorithm {
       // alternating rounds, 3x3 s2: 576ch 14x14 6.31 -> 4.82, 192ch 28x28
       // 7.84 -> 5.69, 144ch 56x56 23.2 -> 19.1, 96ch 112x112 54.4 -> 52.2.
       lead_ = dot_weights_ && p.kernelY == 3 && p.kernelX == 3 && p.strideX == 2 &&
-              p.dilationX == 1 && p.padX == 1 && xl_ == 1 && xr_ == p.dstW && p.srcC % 16 == 0 &&
+              p.dilationX == 1 && p.padX == 1 && xr_ == p.dstW && p.srcC % 16 == 0 &&
               p.dstW / ((p.dstW + kEdgePixels - 1) / kEdgePixels) >= kEdgePixels - 1;
       if (lead_) {
         xl_ = 0;

@@ -738,6 +738,21 @@ class Columns {
   size_t i1_, i3_, i5_, i7_;
 };
 
+// A source column of zeros: the left padding of GemmRowF32Args::lead_zero.
+alignas(64) constexpr uint16_t kZeroColumn[32] = {};
+
+// The columns of a 3x3 stride-2 paired tile (M pixels at x0) under
+// GemmRowF32Args::lead_zero: its column 1 is at TileRows::Row(ky) +
+// first, its column 0 one column before that, or kZeroColumn where that is
+// pixel 0's left padding (zero0). Without lead_zero, column 0 is at Row(ky).
+struct LeadColumns {
+  size_t first, cs;
+  bool zero0;
+  LeadColumns(size_t lead_zero, size_t kx_stride, bool at_pixel0)
+      : first(lead_zero != 0 ? 0 : kx_stride), cs(kx_stride), zero0(at_pixel0 && lead_zero != 0) {}
+  const uint16_t* Column0(const uint16_t* col1) const { return zero0 ? kZeroColumn : col1 - cs; }
+};
+
 // Prefetches into L1 the n columns of `bytes` past p, `stride` bytes apart:
 // the next tile's columns of the same channels (the sliding and stride-2
 // paired tiles). A tile's loads walk its columns at the pixel stride, one
@@ -749,9 +764,6 @@ class Columns {
 // tiles (3x3 512ch 14x14 107 -> 95): their columns are near enough for the
 // hardware. The addresses are integers: the next tile's last columns may lie
 // past the row (a prefetch does not fault), and no pointer is formed there.
-// A source column of zeros (DepthwiseStride2PairTile's left padding).
-alignas(64) constexpr uint16_t kZeroColumn[32] = {};
-
 __attribute__((always_inline)) inline void PrefetchColumns(const void* p, size_t bytes,
                                                            size_t stride, size_t n) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(p) + bytes;
@@ -818,18 +830,16 @@ __attribute__((always_inline)) inline void PairedRowPasses(const GemmRowF32Args&
                                                            size_t c, Load load, Dot dot) {
   constexpr int kColumns = S * (M - 1) + 3;
   const size_t channels = a.channels, cs = a.kx_stride;
-  // a.lead_zero (stride 2 only): as in DepthwiseStride2PairTile.
-  // (At stride 1 the columns from column 0, as before lead_zero: the
-  // addresses from column 1 ran the 144ch 56x56 layer 3% slower on Zen 5.)
-  const bool lead = S == 2 && a.lead_zero != 0;
-  const size_t first = lead ? 0 : cs;
-  const bool zero0 = lead && src.offset == 0;
+  // a.lead_zero at stride 2 (LeadColumns). (At stride 1 the columns from
+  // column 0, as before lead_zero: the addresses from column 1 ran the
+  // 144ch 56x56 layer 3% slower on Zen 5.)
+  const LeadColumns lead(S == 2 ? a.lead_zero : 0, cs, src.offset == 0);
   for (int pass = 0; pass < 2; ++pass) {
     const uint16_t* r0 = src.Row(pass == 0 ? 0 : 2) + c;
     const uint16_t* r1 = src.Row(1) + c;
     if constexpr (S == 2) {  // column 1
-      r0 += first;
-      r1 += first;
+      r0 += lead.first;
+      r1 += lead.first;
     }
     const uint16_t* w = a.weight16 + (pass == 0 ? 0 : 6) * channels + c;
     P wp[3];
@@ -841,7 +851,7 @@ __attribute__((always_inline)) inline void PairedRowPasses(const GemmRowF32Args&
     for (int i = 0; i < kColumns; ++i) {
       const auto column = [&](const uint16_t* r) __attribute__((always_inline)) {
         if constexpr (S != 2) return r + i * cs;
-        return i > 0 ? r + (i - 1) * cs : zero0 ? kZeroColumn : r - cs;
+        return i > 0 ? r + (i - 1) * cs : lead.Column0(r);
       };
       const P sp = load(column(r0), pass == 0 ? column(r1) : nullptr);
 #pragma GCC unroll 3
@@ -939,11 +949,9 @@ void DepthwisePairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1)
 // GFLOP/s against the split tile with its prefetch (oneDNN 82-84 in the
 // same runs). Per pixel and lane, the taps in the order (0, kx) + (1, kx)
 // for kx = 0, 1, 2, (2, 0) + (2, 1), (2, 2); the sums in the pair order
-// (V::FromPairOrder). With a.lead_zero (rows read in place from their
-// first image column, GemmRowF32Args) the tile's columns start one column
-// left of its pixels' place in rows16, and pixel 0's first column (the
-// left padding) is read from kZeroColumn: the same products as from a
-// zero-padded copy of the row.
+// (V::FromPairOrder). With a.lead_zero pixel 0's first column (the left
+// padding) is read from kZeroColumn (LeadColumns): the same products as
+// from a zero-padded copy of the row.
 template <class V, class Sink, int M>
 void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
@@ -955,13 +963,7 @@ void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, siz
   const TileRows<uint16_t> src(a.rows16, 3, x0, a.pixel_stride);
   const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
   const bool next = x0 + M < a.width;  // another tile follows in this row
-  // Column 1 of the tile is at src.Row(ky) + first; column 0 there - cs,
-  // unless it is pixel 0's left padding (zero0).
-  const size_t first = a.lead_zero != 0 ? 0 : cs;
-  const bool zero0 = x0 == 0 && a.lead_zero != 0;
-  const auto column0 = [&](const uint16_t* col1) __attribute__((always_inline)) {
-    return zero0 ? kZeroColumn : col1 - cs;
-  };
+  const LeadColumns lead(a.lead_zero, cs, x0 == 0);
   size_t c = c0;
   for (; c + 2 * kL <= c1; c += 2 * kL) {
     T lo[M], hi[M];
@@ -972,8 +974,8 @@ void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, siz
       // Running column pointers, advanced only while a column follows (the
       // empty asm: without it the compiler kept one induction variable per
       // column over the channel loop, and spilled).
-      const uint16_t* r0 = src.Row(0) + first + c;  // column 1
-      const uint16_t* r1 = src.Row(1) + first + c;
+      const uint16_t* r0 = src.Row(0) + lead.first + c;  // column 1
+      const uint16_t* r1 = src.Row(1) + lead.first + c;
       asm("" : "+r"(r0), "+r"(r1));
       if (next) {
         PrefetchColumns(r0, (2 * M - 1) * csb, csb, kColumns);
@@ -989,7 +991,7 @@ void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, siz
       for (int i = 0; i < kColumns; ++i) {
         T sl, sh;
         if (i == 0) {
-          V::Pair(V::Load32(column0(r0)), V::Load32(column0(r1)), &sl, &sh);
+          V::Pair(V::Load32(lead.Column0(r0)), V::Load32(lead.Column0(r1)), &sl, &sh);
         } else {
           V::Pair(V::Load32(r0), V::Load32(r1), &sl, &sh);
           if (i + 1 < kColumns) {
@@ -1008,13 +1010,13 @@ void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, siz
       }
     }
     {
-      const uint16_t* r2 = src.Row(2) + first + c;  // column 1
+      const uint16_t* r2 = src.Row(2) + lead.first + c;  // column 1
       asm("" : "+r"(r2));
       if (next) PrefetchColumns(r2, (2 * M - 1) * csb, csb, kColumns);
       T pl, ph, zl, zh;
       V::Pair(V::Load32(w + 6 * channels), V::Load32(w + 7 * channels), &pl, &ph);
       V::Pair(V::Load32(w + 8 * channels), V::Zero(), &zl, &zh);
-      T x = V::Load32(column0(r2));
+      T x = V::Load32(lead.Column0(r2));
 #pragma GCC unroll 8
       for (int m = 0; m < M; ++m) {
         const T y = V::Load32(r2), z = V::Load32(r2 + cs);
