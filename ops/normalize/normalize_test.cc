@@ -238,6 +238,21 @@ TEST_P(NormalizeVariant, AnyCacheSizes) {
   }
 }
 
+// NHWC rows of one to eight whole vectors keep V4's per-channel factor and
+// shift in registers in the output pass (OutputPositionsForward): every
+// multiple of 4 channels up to 132, in place too.
+TEST_P(NormalizeVariant, NhwcWholeVectorRows) {
+  for (const std::string& name : Supported()) {
+    for (size_t c = 4; c <= 132; c += 4) {
+      const Problem p(GetParam(), 1 + c % 2, c, 1 + c % 13, static_cast<uint32_t>(c));
+      for (bool in_place : {false, true}) {
+        CheckProblem(p, name, TensorFormat::kNhwc, in_place, c % 16);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // NCHW items beyond the L1d whose rows of up to 64 positions are not whole
 // vectors run as flat periods of N rows with AVX-512 (FewPositions): with
 // a 1 KiB L1d every item of the tails does, its whole periods flat and the
