@@ -498,42 +498,68 @@ HWY_NOINLINE void FewColumns(const typename Tr::T* src, size_t rows, typename Tr
 
 // ---- inner == 1, rows of at most 4 vectors: in registers. ----
 
-// kVecs vectors, the last one holding n - (kVecs-1)*L (1..L) elements.
-template <size_t kVecs, class Tr>
-HWY_INLINE void RowInRegisters(DF d, const typename Tr::T* HWY_RESTRICT src, size_t n,
-                               typename Tr::T* HWY_RESTRICT dst) {
+// kRows consecutive rows of n elements, each kVecs vectors, the last one
+// holding n - (kVecs-1)*L (1..L) elements. Two rows at a time: each row is
+// one chain of dependent steps (max, its horizontal reduction, exp, sum,
+// its reduction, reciprocal), which the core overlapped for barely two rows.
+template <size_t kVecs, size_t kRows, class Tr>
+HWY_INLINE void RowsInRegisters(DF d, const typename Tr::T* HWY_RESTRICT src, size_t n,
+                                typename Tr::T* HWY_RESTRICT dst) {
   const size_t lanes = hn::Lanes(d);
   const size_t last = n - (kVecs - 1) * lanes;
   const auto mask = hn::FirstN(d, last);
-  VF v[kVecs];
-  for (size_t j = 0; j + 1 < kVecs; ++j) v[j] = Tr::Load(d, src + j * lanes);
-  v[kVecs - 1] = Tr::LoadPart(d, src + (kVecs - 1) * lanes, last);
-  // Pairwise (tree) max and sum: shorter dependency chains per row.
-  VF m = hn::IfThenElse(mask, v[kVecs - 1], NegInf(d));
-  if constexpr (kVecs == 2) m = hn::Max(m, v[0]);
-  if constexpr (kVecs == 3) m = hn::Max(m, hn::Max(v[0], v[1]));
-  if constexpr (kVecs == 4) m = hn::Max(hn::Max(m, v[2]), hn::Max(v[0], v[1]));
-  m = hn::MaxOfLanes(d, m);
-  // Padding lanes exponentiate 0 (never the slow path), then count as 0.
-  v[kVecs - 1] = hn::IfThenElse(mask, v[kVecs - 1], m);
-  for (size_t j = 0; j < kVecs; ++j) v[j] = Exp<Tr>(d, hn::Sub(v[j], m));
-  v[kVecs - 1] = hn::IfThenElseZero(mask, v[kVecs - 1]);
-  VF sum = v[0];
-  if constexpr (kVecs == 2) sum = hn::Add(v[0], v[1]);
-  if constexpr (kVecs == 3) sum = hn::Add(hn::Add(v[0], v[1]), v[2]);
-  if constexpr (kVecs == 4) sum = hn::Add(hn::Add(v[0], v[1]), hn::Add(v[2], v[3]));
-  const VF r = Reciprocal(d, hn::SumOfLanes(d, sum));
-  for (size_t j = 0; j + 1 < kVecs; ++j) Tr::Store(hn::Mul(v[j], r), d, dst + j * lanes);
-  Tr::StorePart(hn::Mul(v[kVecs - 1], r), d, dst + (kVecs - 1) * lanes, last);
+  VF v[kRows][kVecs], m[kRows], sum[kRows];
+#pragma GCC unroll 2
+  for (size_t i = 0; i < kRows; ++i) {
+#pragma GCC unroll 4
+    for (size_t j = 0; j + 1 < kVecs; ++j) v[i][j] = Tr::Load(d, src + i * n + j * lanes);
+    v[i][kVecs - 1] = Tr::LoadPart(d, src + i * n + (kVecs - 1) * lanes, last);
+  }
+#pragma GCC unroll 2
+  for (size_t i = 0; i < kRows; ++i) {
+    // Pairwise (tree) max and sum: shorter dependency chains per row.
+    m[i] = hn::IfThenElse(mask, v[i][kVecs - 1], NegInf(d));
+    if constexpr (kVecs == 2) m[i] = hn::Max(m[i], v[i][0]);
+    if constexpr (kVecs == 3) m[i] = hn::Max(m[i], hn::Max(v[i][0], v[i][1]));
+    if constexpr (kVecs == 4) m[i] = hn::Max(hn::Max(m[i], v[i][2]), hn::Max(v[i][0], v[i][1]));
+  }
+#pragma GCC unroll 2
+  for (size_t i = 0; i < kRows; ++i) m[i] = hn::MaxOfLanes(d, m[i]);
+#pragma GCC unroll 2
+  for (size_t i = 0; i < kRows; ++i) {
+    // Padding lanes exponentiate 0 (never the slow path), then count as 0.
+    v[i][kVecs - 1] = hn::IfThenElse(mask, v[i][kVecs - 1], m[i]);
+#pragma GCC unroll 4
+    for (size_t j = 0; j < kVecs; ++j) v[i][j] = Exp<Tr>(d, hn::Sub(v[i][j], m[i]));
+    v[i][kVecs - 1] = hn::IfThenElseZero(mask, v[i][kVecs - 1]);
+    sum[i] = v[i][0];
+    if constexpr (kVecs == 2) sum[i] = hn::Add(v[i][0], v[i][1]);
+    if constexpr (kVecs == 3) sum[i] = hn::Add(hn::Add(v[i][0], v[i][1]), v[i][2]);
+    if constexpr (kVecs == 4) {
+      sum[i] = hn::Add(hn::Add(v[i][0], v[i][1]), hn::Add(v[i][2], v[i][3]));
+    }
+  }
+#pragma GCC unroll 2
+  for (size_t i = 0; i < kRows; ++i) sum[i] = Reciprocal(d, hn::SumOfLanes(d, sum[i]));
+#pragma GCC unroll 2
+  for (size_t i = 0; i < kRows; ++i) {
+#pragma GCC unroll 4
+    for (size_t j = 0; j + 1 < kVecs; ++j) {
+      Tr::Store(hn::Mul(v[i][j], sum[i]), d, dst + i * n + j * lanes);
+    }
+    Tr::StorePart(hn::Mul(v[i][kVecs - 1], sum[i]), d, dst + i * n + (kVecs - 1) * lanes, last);
+  }
 }
 
 template <size_t kVecs, class Tr>
 HWY_NOINLINE void ShortRows(const typename Tr::T* src, size_t rows, size_t count,
                             typename Tr::T* dst) {
   const DF d;
-  for (size_t r = 0; r < rows; ++r) {
-    RowInRegisters<kVecs, Tr>(d, src + r * count, count, dst + r * count);
+  size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    RowsInRegisters<kVecs, 2, Tr>(d, src + r * count, count, dst + r * count);
   }
+  if (r < rows) RowsInRegisters<kVecs, 1, Tr>(d, src + r * count, count, dst + r * count);
 }
 
 #if HWY_TARGET == HWY_AVX3
