@@ -109,16 +109,39 @@ HWY_INLINE void AccumulateRows(const uint16_t* HWY_RESTRICT src, size_t channels
   }
 }
 
+// lo, hi = the lanes of `even` (channels 0, 2, 4, ...) and `odd` (1, 3, 5,
+// ...) in channel order: two shuffles per vector, in registers (through
+// arrays in 4-lane pieces it was a third of the time at 512 channels x 7x7).
+template <class D, class V>
+HWY_INLINE void InterleaveEvenOdd(D d, V even, V odd, V& lo, V& hi) {
+#if HWY_TARGET == HWY_AVX3
+  (void)d;
+  const __m512i lo_idx = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i hi_idx = _mm512_add_epi32(lo_idx, _mm512_set1_epi32(8));
+  lo = V{_mm512_permutex2var_ps(even.raw, lo_idx, odd.raw)};
+  hi = V{_mm512_permutex2var_ps(even.raw, hi_idx, odd.raw)};
+#else
+  // Per 128-bit block: the even and odd lanes of its first (l) and second
+  // (h) half.
+  const V l = hn::InterleaveLower(d, even, odd), h = hn::InterleaveUpper(d, even, odd);
+#if HWY_TARGET == HWY_AVX2
+  lo = hn::ConcatLowerLower(d, h, l);
+  hi = hn::ConcatUpperUpper(d, h, l);
+#else
+  static_assert(hn::MaxLanes(D()) == 4, "one 128-bit block");
+  lo = l;
+  hi = h;
+#endif
+#endif
+}
+
 // NHWC, `kBlocks` blocks of 2 * lanes channels from `c`, over `rows` rows:
 // each block is read as 32-bit words, the even channel of a word widened by a
 // shift and the odd one by a mask, into separate accumulators (one load and
 // two ALU ops per 2 * lanes elements, where widening whole vectors costs a
 // shuffle more); the even and odd sums are interleaved once at the end.
-// `add`: add to `sum` instead of overwriting it. `kPrefetch`: prefetch the
-// next chunk's rows (a tensor beyond the L2: the block-strided reads alone
-// defeat the hardware prefetchers, 9 GB/s instead of 21 on a Sapphire Rapids
-// core; in the cache the prefetches only cost).
-template <size_t kBlocks, bool kPrefetch>
+// `add`: add to `sum` instead of overwriting it.
+template <size_t kBlocks>
 HWY_INLINE void SumChannelBlocks(const uint16_t* HWY_RESTRICT src, size_t channels, size_t rows,
                                  size_t c, bool add, float* HWY_RESTRICT sum) {
   const hn::ScalableTag<uint16_t> d16;
@@ -136,8 +159,6 @@ HWY_INLINE void SumChannelBlocks(const uint16_t* HWY_RESTRICT src, size_t channe
   const auto accumulate = [&](const uint16_t* row, size_t set) HWY_ATTR
       __attribute__((always_inline)) {
     hmath::Unroll<kBlocks>([&](size_t b) HWY_ATTR __attribute__((always_inline)) {
-      // The same columns `rows` rows on: the next chunk (a hint; never faults).
-      if (kPrefetch) hwy::Prefetch(row + rows * channels + 2 * lanes * b);
       const auto w = hn::BitCast(d32, hn::LoadU(d16, row + 2 * lanes * b));
       even[set][b] = hn::Add(even[set][b], hn::BitCast(df, hn::ShiftLeft<16>(w)));
       odd[set][b] = AddOnFmaPipes(df, odd[set][b], hn::BitCast(df, hn::And(w, high)));
@@ -156,33 +177,25 @@ HWY_INLINE void SumChannelBlocks(const uint16_t* HWY_RESTRICT src, size_t channe
       odd[0][b] = hn::Add(odd[0][b], odd[set][b]);
     });
   }
-  HWY_ALIGN float e[kBlocks * hn::MaxLanes(df)];
-  HWY_ALIGN float o[kBlocks * hn::MaxLanes(df)];
-  hmath::Unroll<kBlocks>([&](size_t b) HWY_ATTR __attribute__((always_inline)) {
-    hn::Store(even[0][b], df, e + b * lanes);
-    hn::Store(odd[0][b], df, o + b * lanes);
-  });
-  const hn::CappedTag<float, 4> d4;  // 4 lanes: every target this file builds
   float* out = sum + c;
-  for (size_t j = 0; j < kBlocks * lanes; j += 4, out += 8) {
-    const auto ev = hn::Load(d4, e + j), od = hn::Load(d4, o + j);
-    auto lo = hn::InterleaveLower(d4, ev, od), hi = hn::InterleaveUpper(d4, ev, od);
+  hmath::Unroll<kBlocks>([&](size_t b) HWY_ATTR __attribute__((always_inline)) {
+    auto lo = hn::Zero(df), hi = hn::Zero(df);
+    InterleaveEvenOdd(df, even[0][b], odd[0][b], lo, hi);
     if (add) {
-      lo = hn::Add(lo, hn::LoadU(d4, out));
-      hi = hn::Add(hi, hn::LoadU(d4, out + 4));
+      lo = hn::Add(lo, hn::LoadU(df, out + 2 * lanes * b));
+      hi = hn::Add(hi, hn::LoadU(df, out + 2 * lanes * b + lanes));
     }
-    hn::StoreU(lo, d4, out);
-    hn::StoreU(hi, d4, out + 4);
-  }
+    hn::StoreU(lo, df, out + 2 * lanes * b);
+    hn::StoreU(hi, df, out + 2 * lanes * b + lanes);
+  });
 }
 
-// NHWC, channels >= 2 * lanes, in chunks of rows: every column block of a
-// chunk, then the next chunk, so that a chunk is read from memory once and
-// its other blocks from the cache. Channels past the last whole block are
-// added row by row. At least 16 rows per chunk: each chunk reads and writes
-// `sum`, which for rows wider than half the L1 would otherwise be as much
-// traffic as the rows themselves.
-template <bool kPrefetch>
+// NHWC, channels >= 2 * lanes, a tensor in the L2, in chunks of rows (half
+// the L1): every column block of a chunk, then the next chunk, so that a
+// chunk is read from the L2 once and its other blocks from the L1. Channels
+// past the last whole block are added row by row. At least 16 rows per
+// chunk: each chunk reads and writes `sum`, which for rows wider than half
+// the L1 would otherwise be as much traffic as the rows themselves.
 HWY_INLINE void SumNhwcBlocks(const uint16_t* HWY_RESTRICT src, size_t channels, size_t spatial,
                               float* HWY_RESTRICT sum) {
   const size_t block = 2 * hn::Lanes(hn::ScalableTag<float>());
@@ -196,12 +209,12 @@ HWY_INLINE void SumNhwcBlocks(const uint16_t* HWY_RESTRICT src, size_t channels,
     const bool add = s != 0;
     size_t b = 0;
     for (; b + 4 <= blocks; b += 4)
-      SumChannelBlocks<4, kPrefetch>(part, channels, rows, b * block, add, sum);
+      SumChannelBlocks<4>(part, channels, rows, b * block, add, sum);
     if (b + 2 <= blocks) {
-      SumChannelBlocks<2, kPrefetch>(part, channels, rows, b * block, add, sum);
+      SumChannelBlocks<2>(part, channels, rows, b * block, add, sum);
       b += 2;
     }
-    if (b < blocks) SumChannelBlocks<1, kPrefetch>(part, channels, rows, b * block, add, sum);
+    if (b < blocks) SumChannelBlocks<1>(part, channels, rows, b * block, add, sum);
     for (size_t c = done; c < channels; ++c) {
       float t = add ? sum[c] : 0.0f;
       for (size_t r = 0; r < rows; ++r) t += Bf16ToFp32(part[r * channels + c]);
@@ -337,16 +350,16 @@ void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, Tens
     SumFewChannelsNhwc(src, channels, channels * spatial, sum);
     return;
   }
-  if (channels >= 2 * hn::Lanes(hn::ScalableTag<float>())) {
-    if (channels * spatial * sizeof(uint16_t) > GetCacheSizes().l2 / 2) {
-      SumNhwcBlocks<true>(src, channels, spatial, sum);
-    } else {
-      SumNhwcBlocks<false>(src, channels, spatial, sum);
-    }
+  // Beyond half the L2, the rows in memory order (block-strided reads of
+  // chunks, even with prefetches, ran at 53-57% of BM_ReadOnly's rate on a
+  // Zen 5 core at 512 channels x 65536; in memory order 72-78%).
+  if (channels >= 2 * hn::Lanes(hn::ScalableTag<float>()) &&
+      channels * spatial * sizeof(uint16_t) <= GetCacheSizes().l2 / 2) {
+    SumNhwcBlocks(src, channels, spatial, sum);
     return;
   }
-  // NHWC: stream the rows in memory order, accumulating in `sum` (L1-resident
-  // for any realistic channel count).
+  // Rows in memory order, accumulating in `sum` (L1-resident for any
+  // realistic channel count).
   for (size_t c = 0; c < channels; ++c) sum[c] = 0.0f;
   size_t s = 0;
   for (; s + 4 <= spatial; s += 4) AccumulateRows<4>(src + s * channels, channels, sum);

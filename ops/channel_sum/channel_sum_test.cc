@@ -97,8 +97,9 @@ TEST_P(ChannelSumKernel, EdgeValues) {
   }
 }
 
-// The cache sizes choose the NHWC row chunks (down to 16 rows), prefetching,
-// and the NCHW short-row path: every choice within the bound.
+// The cache sizes choose the NHWC row chunks (down to 16 rows) or rows in
+// memory order (beyond half the L2), and the NCHW short-row path: every
+// choice within the bound.
 TEST_P(ChannelSumKernel, AnyCacheSizesWithinBound) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
   const CacheSizes tiny = {size_t{1} << 10, size_t{4} << 10, 0};
