@@ -651,15 +651,20 @@ HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
 // for the three passes of V2Row (the same values and sums).
 constexpr size_t kMaxStagedChannels = 2048;
 
-// NHWC: one contiguous row of `channels`; `x` and `y` may be the same row.
+// 1 / sqrt(variance + eps) of a row with this mean.
+template <class T>
+HWY_INLINE float V2Norm(const T* HWY_RESTRICT x, size_t channels, float mean, float eps) {
+  return IeeeDiv(1.0f, std::sqrt(RowSqDev(x, channels, mean) / static_cast<float>(channels) + eps));
+}
+
+// NHWC: the outputs of one contiguous row of `channels`; `x` and `y` may be
+// the same row.
 template <class T, class TY>
-HWY_INLINE void V2RowOf(const T* HWY_RESTRICT x, size_t channels, float mean,
-                        const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift, float eps,
-                        TY* y) {
+HWY_INLINE void V2RowOutput(const T* HWY_RESTRICT x, size_t channels, float mean, float norm,
+                            const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                            TY* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  const float n = static_cast<float>(channels);
-  const float norm = IeeeDiv(1.0f, std::sqrt(RowSqDev(x, channels, mean) / n + eps));
   const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
   size_t c = 0;
   for (; c + 2 * N <= channels; c += 2 * N) {
@@ -673,6 +678,54 @@ HWY_INLINE void V2RowOf(const T* HWY_RESTRICT x, size_t channels, float mean,
     StoreT(d, hn::MulAdd(t, hn::LoadU(d, scale + c), hn::LoadU(d, shift + c)), y + c);
   }
   for (; c < channels; ++c) FromF((ToF(x[c]) - mean) * norm * scale[c] + shift[c], y + c);
+}
+
+template <class T, class TY>
+HWY_INLINE void V2RowOf(const T* HWY_RESTRICT x, size_t channels, float mean,
+                        const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift, float eps,
+                        TY* y) {
+  V2RowOutput(x, channels, mean, V2Norm(x, channels, mean, eps), scale, shift, y);
+}
+
+// Rows of at most this many channels run four at a time (V2Rows4).
+constexpr size_t kMaxRows4Channels = 512;
+
+// Four consecutive NHWC rows of at most kMaxRows4Channels: each row's
+// mean, variance and norm are a chain of dependent steps (two horizontal
+// sums, a division, a square root); the four rows' chains side by side
+// overlap (one row at a time, 64 channels took 1.6x the NCHW time on a Zen
+// 5 core). The same operations per row as V2Row.
+template <class T>
+HWY_INLINE void V2Rows4(const T* HWY_RESTRICT x, size_t channels, const float* HWY_RESTRICT scale,
+                        const float* HWY_RESTRICT shift, float eps, T* y) {
+  const float n = static_cast<float>(channels);
+  // BF16 rows widened once, as V2Row.
+  HWY_ALIGN float staged[sizeof(T) == 2 ? 4 : 1][sizeof(T) == 2 ? kMaxRows4Channels : 1];
+  float mean[4], norm[4];
+#pragma GCC unroll 4
+  for (size_t r = 0; r < 4; ++r) {
+    if constexpr (sizeof(T) == 2) {
+      mean[r] = RowSum(x + r * channels, channels, staged[r]) / n;
+    } else {
+      mean[r] = RowSum(x + r * channels, channels) / n;
+    }
+  }
+#pragma GCC unroll 4
+  for (size_t r = 0; r < 4; ++r) {
+    if constexpr (sizeof(T) == 2) {
+      norm[r] = V2Norm(staged[r], channels, mean[r], eps);
+    } else {
+      norm[r] = V2Norm(x + r * channels, channels, mean[r], eps);
+    }
+  }
+#pragma GCC unroll 4
+  for (size_t r = 0; r < 4; ++r) {
+    if constexpr (sizeof(T) == 2) {
+      V2RowOutput(staged[r], channels, mean[r], norm[r], scale, shift, y + r * channels);
+    } else {
+      V2RowOutput(x + r * channels, channels, mean[r], norm[r], scale, shift, y + r * channels);
+    }
+  }
 }
 
 template <class T>
@@ -781,7 +834,13 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
     const T* x = src + b * item;
     T* y = dst + b * item;
     if (format == TensorFormat::kNhwc) {
-      for (size_t s = 0; s < spatial; ++s) {
+      size_t s = 0;
+      if (channels <= kMaxRows4Channels) {
+        for (; s + 4 <= spatial; s += 4) {
+          V2Rows4(x + s * channels, channels, scale, shift, eps, y + s * channels);
+        }
+      }
+      for (; s < spatial; ++s) {
         V2Row(x + s * channels, channels, scale, shift, eps, y + s * channels);
       }
       continue;
