@@ -42,7 +42,7 @@ using VF = hn::Vec<DF>;
 
 // x * exp(log(b) * e), with log's special values (log 0 = -Inf, log Inf =
 // Inf, NaN below 0 and for NaN) that Highway's Log leaves undefined.
-HWY_INLINE VF ScaleByPow(DF d, VF x, VF b, VF e) {
+HWY_INLINE VF ScaleByPowAny(DF d, VF x, VF b, VF e) {
 #if HWY_TARGET == HWY_AVX3
   (void)d;
   return hn::Mul(x, VF{hmath::ExpAvx512(hn::Mul(VF{hmath::LogAvx512(b.raw)}, e).raw)});
@@ -123,9 +123,23 @@ HWY_INLINE void ScaleByPowK(DF d, const VF (&x)[K], VF (&b)[K], VF e, VF (&y)[K]
       return;
     }
   }
-  hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = ScaleByPow(d, x[k], b[k], e); });
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = ScaleByPowAny(d, x[k], b[k], e); });
 #else
-  hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = ScaleByPow(d, x[k], b[k], e); });
+  hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = ScaleByPowAny(d, x[k], b[k], e); });
+#endif
+}
+
+// One vector: on AVX2 through ScaleByPowK's table path (Highway's Log and
+// Exp took 2x its time: NCHW 7x7 planes, LrnNchwFlat, 4.5 GB/s against
+// 9.1 for NHWC on a Zen 5 core).
+HWY_INLINE VF ScaleByPow(DF d, VF x, VF b, VF e) {
+#if HWY_TARGET == HWY_AVX2
+  const VF xs[1] = {x};
+  VF bs[1] = {b}, ys[1];
+  ScaleByPowK(d, xs, bs, e, ys);
+  return ys[0];
+#else
+  return ScaleByPowAny(d, x, b, e);
 #endif
 }
 
@@ -212,7 +226,8 @@ void LrnNchwFlat(const float* HWY_RESTRICT src, size_t half, size_t channels, si
   const ptrdiff_t stride = static_cast<ptrdiff_t>(spatial);
   const ptrdiff_t reach = static_cast<ptrdiff_t>(half < channels - 1 ? half : channels - 1);
   HWY_ALIGN float tmp[hn::MaxLanes(d)];
-  for (ptrdiff_t i0 = 0; i0 < total; i0 += n) {
+  // One vector at i0, its window rows clipped to the array.
+  const auto one = [&](ptrdiff_t i0) HWY_ATTR {
     const ptrdiff_t valid = total - i0 < n ? total - i0 : n;  // lanes inside the array
     VF sum = hn::Zero(d);
     for (ptrdiff_t j = -reach; j <= reach; ++j) {
@@ -239,7 +254,30 @@ void LrnNchwFlat(const float* HWY_RESTRICT src, size_t half, size_t channels, si
       hn::Store(ScaleByPow(d, hn::Load(d, tmp), b, k2), d, tmp);
       std::memcpy(dst + i0, tmp, static_cast<size_t>(valid) * sizeof(float));
     }
+  };
+  ptrdiff_t i0 = 0;
+  for (; i0 < total && i0 < reach * stride; i0 += n) one(i0);
+  // Between the first and last `reach` planes every window row is inside
+  // the array: kK vectors at a time (ScaleByPowK's interleaved chains).
+  const ptrdiff_t kw = static_cast<ptrdiff_t>(kK) * n;
+  for (; i0 + reach * stride + kw <= total; i0 += kw) {
+    VF sum[kK], xs[kK], ys[kK];
+    hmath::Unroll<kK>([&](size_t u) HWY_ATTR { sum[u] = hn::Zero(d); });
+    for (ptrdiff_t j = -reach; j <= reach; ++j) {
+      const float* row = src + i0 + j * stride;
+      hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
+        const VF v = hn::LoadU(d, row + u * lanes);
+        sum[u] = hn::MulAdd(v, v, sum[u]);
+      });
+    }
+    hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
+      sum[u] = hn::MulAdd(k1, sum[u], k0);
+      xs[u] = hn::LoadU(d, src + i0 + u * lanes);
+    });
+    ScaleByPowK(d, xs, sum, k2, ys);
+    hmath::Unroll<kK>([&](size_t u) HWY_ATTR { hn::StoreU(ys[u], d, dst + i0 + u * lanes); });
   }
+  for (; i0 < total; i0 += n) one(i0);
 }
 
 void LrnNhwc(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t spatial,
