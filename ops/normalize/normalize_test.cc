@@ -238,12 +238,14 @@ TEST_P(NormalizeVariant, AnyCacheSizes) {
   }
 }
 
-// NHWC rows of one to eight whole vectors keep V4's per-channel factor and
-// shift in registers in the output pass (OutputPositionsForward): every
-// multiple of 4 channels up to 132, in place too.
+// NHWC rows of whole vectors keep V4's per-channel factor and shift in
+// registers in the output pass (OutputPositionsForward), up to eight
+// vectors at a time (wider rows in the L1 in column blocks): every multiple
+// of 4 channels up to 292 (AVX-512: up to 18 vectors, three blocks), in
+// place too.
 TEST_P(NormalizeVariant, NhwcWholeVectorRows) {
   for (const std::string& name : Supported()) {
-    for (size_t c = 4; c <= 132; c += 4) {
+    for (size_t c = 4; c <= 292; c += 4) {
       const Problem p(GetParam(), 1 + c % 2, c, 1 + c % 13, static_cast<uint32_t>(c));
       for (bool in_place : {false, true}) {
         CheckProblem(p, name, TensorFormat::kNhwc, in_place, c % 16);
