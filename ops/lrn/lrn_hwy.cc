@@ -143,6 +143,29 @@ HWY_INLINE VF ScaleByPow(DF d, VF x, VF b, VF e) {
 #endif
 }
 
+// y[u L .. (u + 1) L) for the kK vectors u at x, y: the sums of squares of
+// `rows` window rows `stride` apart from `first`, then ScaleByPowK.
+HWY_INLINE void WindowVectors(DF d, const float* HWY_RESTRICT first, size_t rows, size_t stride,
+                              const float* HWY_RESTRICT x, VF k0, VF k1, VF k2,
+                              float* HWY_RESTRICT y) {
+  const size_t lanes = hn::Lanes(d);
+  VF sum[kK], xs[kK], ys[kK];
+  hmath::Unroll<kK>([&](size_t u) HWY_ATTR { sum[u] = hn::Zero(d); });
+  const float* HWY_RESTRICT row = first;
+  for (size_t i = 0; i < rows; ++i, row += stride) {
+    hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
+      const VF v = hn::LoadU(d, row + u * lanes);
+      sum[u] = hn::MulAdd(v, v, sum[u]);
+    });
+  }
+  hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
+    sum[u] = hn::MulAdd(k1, sum[u], k0);
+    xs[u] = hn::LoadU(d, x + u * lanes);
+  });
+  ScaleByPowK(d, xs, sum, k2, ys);
+  hmath::Unroll<kK>([&](size_t u) HWY_ATTR { hn::StoreU(ys[u], d, y + u * lanes); });
+}
+
 // Spatial positions per NCHW chunk: a window's 2*half + 1 rows of a chunk
 // (4 KiB each) stay in L1 while the chunk's channels are walked (1024 over
 // 512: c256 56x56 0.31 -> 0.30 ms, c512 0.91 -> 0.75 ms; 2048 is no better).
@@ -166,21 +189,7 @@ void LrnNchw(const float* HWY_RESTRICT src, size_t half, size_t channels, size_t
       const size_t rows = hi - lo + 1;
       size_t j = 0;
       for (; j + kK * lanes <= n; j += kK * lanes) {
-        VF sum[kK], xs[kK], ys[kK];
-        hmath::Unroll<kK>([&](size_t u) HWY_ATTR { sum[u] = hn::Zero(d); });
-        const float* HWY_RESTRICT row = first + j;
-        for (size_t i = 0; i < rows; ++i, row += spatial) {
-          hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
-            const VF v = hn::LoadU(d, row + u * lanes);
-            sum[u] = hn::MulAdd(v, v, sum[u]);
-          });
-        }
-        hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
-          sum[u] = hn::MulAdd(k1, sum[u], k0);
-          xs[u] = hn::LoadU(d, x + j + u * lanes);
-        });
-        ScaleByPowK(d, xs, sum, k2, ys);
-        hmath::Unroll<kK>([&](size_t u) HWY_ATTR { hn::StoreU(ys[u], d, y + j + u * lanes); });
+        WindowVectors(d, first + j, rows, spatial, x + j, k0, k1, k2, y + j);
       }
       for (; j + lanes <= n; j += lanes) {
         VF sum = hn::Zero(d);
@@ -261,21 +270,8 @@ void LrnNchwFlat(const float* HWY_RESTRICT src, size_t half, size_t channels, si
   // the array: kK vectors at a time (ScaleByPowK's interleaved chains).
   const ptrdiff_t kw = static_cast<ptrdiff_t>(kK) * n;
   for (; i0 + reach * stride + kw <= total; i0 += kw) {
-    VF sum[kK], xs[kK], ys[kK];
-    hmath::Unroll<kK>([&](size_t u) HWY_ATTR { sum[u] = hn::Zero(d); });
-    for (ptrdiff_t j = -reach; j <= reach; ++j) {
-      const float* row = src + i0 + j * stride;
-      hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
-        const VF v = hn::LoadU(d, row + u * lanes);
-        sum[u] = hn::MulAdd(v, v, sum[u]);
-      });
-    }
-    hmath::Unroll<kK>([&](size_t u) HWY_ATTR {
-      sum[u] = hn::MulAdd(k1, sum[u], k0);
-      xs[u] = hn::LoadU(d, src + i0 + u * lanes);
-    });
-    ScaleByPowK(d, xs, sum, k2, ys);
-    hmath::Unroll<kK>([&](size_t u) HWY_ATTR { hn::StoreU(ys[u], d, dst + i0 + u * lanes); });
+    WindowVectors(d, src + i0 - reach * stride, static_cast<size_t>(2 * reach + 1), spatial,
+                  src + i0, k0, k1, k2, dst + i0);
   }
   for (; i0 < total; i0 += n) one(i0);
 }
