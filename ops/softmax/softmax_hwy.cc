@@ -834,7 +834,7 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
       const uintptr_t next = reinterpret_cast<uintptr_t>(src + c * inner) + kVecs * lanes * 2;
       hwy::Prefetch(reinterpret_cast<const uint8_t*>(next));
       hwy::Prefetch(reinterpret_cast<const uint8_t*>(next + 64));
-      #pragma GCC unroll 8
+#pragma GCC unroll 8
       for (size_t k = 0; k < kVecs; k += 2) {
         VF a, b;
         Tr::LoadPair(d, src + c * inner + k * lanes, a, b);
@@ -844,10 +844,10 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
         m[k + 1] = c == 0 ? b : hn::Max(m[k + 1], b);
       }
     }
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (size_t k = 0; k < kVecs; ++k) s[k] = hn::Zero(d);
     for (size_t c = 0; c < count; ++c) {
-      #pragma GCC unroll 8
+#pragma GCC unroll 8
       for (size_t k = 0; k < kVecs; ++k) {
         float* e = ebuf + (c * kVecs + k) * lanes;
         const VF x = Exp<Tr>(d, hn::Sub(hn::Load(d, e), m[k]));
@@ -855,10 +855,10 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
         hn::Store(x, d, e);
       }
     }
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (size_t k = 0; k < kVecs; ++k) s[k] = ReciprocalFor<Tr>(d, s[k]);
     for (size_t c = 0; c < count; ++c) {
-      #pragma GCC unroll 8
+#pragma GCC unroll 8
       for (size_t k = 0; k < kVecs; k += 2) {
         const VF e0 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k) * lanes), s[k]);
         const VF e1 = hn::Mul(hn::Load(d, ebuf + (c * kVecs + k + 1) * lanes), s[k + 1]);
@@ -867,16 +867,16 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
     }
     return;
   }
-  #pragma GCC unroll 8
+#pragma GCC unroll 8
   for (size_t k = 0; k < kVecs; ++k) m[k] = load(src + k * lanes);
   for (size_t c = 1; c < count; ++c) {
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (size_t k = 0; k < kVecs; ++k) m[k] = hn::Max(m[k], load(src + c * inner + k * lanes));
   }
-  #pragma GCC unroll 8
+#pragma GCC unroll 8
   for (size_t k = 0; k < kVecs; ++k) s[k] = hn::Zero(d);
   for (size_t c = 0; c < count; ++c) {
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (size_t k = 0; k < kVecs; ++k) {
       const VF e = Exp<Tr>(d, hn::Sub(load(src + c * inner + k * lanes), m[k]));
       s[k] = hn::Add(s[k], e);
@@ -892,10 +892,10 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
       }
     }
   }
-  #pragma GCC unroll 8
+#pragma GCC unroll 8
   for (size_t k = 0; k < kVecs; ++k) s[k] = ReciprocalFor<Tr>(d, s[k]);
   for (size_t c = 0; c < count; ++c) {
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (size_t k = 0; k < kVecs; ++k) {
       VF e;
       if constexpr (std::is_same_v<Tr, F32>) {
