@@ -51,8 +51,7 @@ HWY_INLINE VF ScaleByPowAny(DF d, VF x, VF b, VF e) {
   VF l;
   // Usual case: every b normal and finite (k0 > 0 gives b >= k0). Highway's
   // Log then needs no denormal rescaling (the same polynomial otherwise).
-  if (HWY_LIKELY(hn::AllTrue(
-          d, hn::And(hn::Ge(b, hn::Set(d, 1.17549435e-38f)), hn::Lt(b, inf))))) {
+  if (HWY_LIKELY(hmath::AllPositiveNormal(d, b))) {
     l = hn::impl::Log<DF, VF, /*kAllowSubnormals=*/false>(d, b);
   } else {
     const VF zero = hn::Zero(d);

@@ -186,8 +186,7 @@ struct RsqrtOp {
     return VF{x512::Rsqrt(v.raw)};
 #else
 #if HWY_TARGET == HWY_AVX2
-    if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Ge(v, hn::Set(d, 1.17549435e-38f)),
-                                          hn::Lt(v, hn::Set(d, HUGE_VALF)))))) {
+    if (HWY_LIKELY(hmath::AllPositiveNormal(d, v))) {
       const __m256 x = v.raw, half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
       __m256 y = _mm256_rsqrt_ps(x);
       for (int step = 0; step < 2; ++step) {
@@ -265,8 +264,7 @@ struct LogOp {
     return VF{hmath::LogAvx512(v.raw)};
 #else
 #if HWY_TARGET == HWY_AVX2
-    if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Ge(v, hn::Set(d, 1.17549435e-38f)),
-                                          hn::Lt(v, hn::Set(d, HUGE_VALF)))))) {
+    if (HWY_LIKELY(hmath::AllPositiveNormal(d, v))) {
       __m256 x[1] = {v.raw};
       hmath::LogAvx2Normal(x);
       return VF{x[0]};
