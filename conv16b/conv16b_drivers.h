@@ -60,10 +60,12 @@ std::unique_ptr<Algorithm> MakeNhwcDepthwiseInPlace(const Geometry& g, GemmRowF3
                                                     RoundRowF32Fn round);
 // MakeNhwcDepthwiseF32 that also reads a BF16 NHWC source in place at
 // stride 1 for kernels 3, 5 or 7 columns wide (the sliding tiles widen each
-// source vector as they load it; AVX2, SSE4.1).
+// source vector as they load it; AVX2, SSE4.1). With `lead_zero` the row
+// takes GemmRowF32Args::lead_zero at 3x3 stride 2 (the AVX2 sliding tiles),
+// so such rows with padding 1 are read wholly in place.
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseWiden(const Geometry& g, GemmRowF32Fn row,
                                                   StoreRowFn store, PlanarRowToF32Fn planar,
-                                                  RoundRowF32Fn round);
+                                                  RoundRowF32Fn round, bool lead_zero);
 
 // ---- conv16b_depthwise.cc: nhwc_depthwise (the padded copy and a row
 // microkernel, NEON) and, on x86, the FP32-ring depthwise.

@@ -161,7 +161,8 @@ class NhwcGemmF32 : public Algorithm {
  public:
   NhwcGemmF32(const Geometry& g, GemmRowF32Fn row, StoreRowFn store, PlanarRowToF32Fn planar,
               RoundRowF32Fn round, bool depthwise, bool in_place = false, bool dot = false,
-              bool fuse_rows = true, const RowsPerCall* rows_per_call = nullptr)
+              bool fuse_rows = true, const RowsPerCall* rows_per_call = nullptr,
+              bool lead_zero = false)
       : Algorithm(g),
         row_(row),
         store_(store),
@@ -209,7 +210,11 @@ class NhwcGemmF32 : public Algorithm {
       // were a quarter of the time). Zen 5, synbench us, best of 3
       // alternating rounds, 3x3 s2: 576ch 14x14 6.31 -> 4.82, 192ch 28x28
       // 7.84 -> 5.69, 144ch 56x56 23.2 -> 19.1, 96ch 112x112 54.4 -> 52.2.
-      lead_ = dot_weights_ && p.kernelY == 3 && p.kernelX == 3 && p.strideX == 2 &&
+      // The AVX2 stride-2 sliding tiles take it too (`lead_zero`): 576ch
+      // 14x14 was a 1-pixel tile from the left copy and a 6-pixel one,
+      // now one 7-pixel tile (Zen 5, conv16b_bench SYNOPS_MAX_ISA=avx2,
+      // three alternating rounds: 52.9-53.7 -> 62.9-64.3 GFLOP/s).
+      lead_ = (dot_weights_ || lead_zero) && p.kernelY == 3 && p.kernelX == 3 && p.strideX == 2 &&
               p.dilationX == 1 && p.padX == 1 && xr_ == p.dstW && p.srcC % 16 == 0 &&
               p.dstW / ((p.dstW + kEdgePixels - 1) / kEdgePixels) >= kEdgePixels - 1;
       if (lead_) {
@@ -345,6 +350,7 @@ class NhwcGemmF32 : public Algorithm {
     a.nblocks = depthwise_ ? cpad_ / 16 : nblocks_;
     a.width = p.dstW;
     a.out = sums;
+    a.prefetch = geo_.src_image * (p.srcT == DataType::k16b ? 2 : 4) > GetCacheSizes().l2;
     // NHWC output with an activation of a few FP32 operations: the row
     // applies the epilogue to the whole 16-channel blocks in registers,
     // and only the channel tail goes through `sums`.
@@ -713,10 +719,11 @@ std::unique_ptr<Algorithm> MakeNhwcDepthwiseInPlace(const Geometry& g, GemmRowF3
 
 std::unique_ptr<Algorithm> MakeNhwcDepthwiseWiden(const Geometry& g, GemmRowF32Fn row,
                                                   StoreRowFn store, PlanarRowToF32Fn planar,
-                                                  RoundRowF32Fn round) {
+                                                  RoundRowF32Fn round, bool lead_zero) {
   const size_t kx = g.p.kernelX;
   return std::make_unique<NhwcGemmF32>(g, row, store, planar, round, true,
-                                       kx == 3 || kx == 5 || kx == 7);
+                                       kx == 3 || kx == 5 || kx == 7, false, true, nullptr,
+                                       lead_zero);
 }
 
 std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store) {

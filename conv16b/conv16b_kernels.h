@@ -92,8 +92,12 @@ struct GemmRowF32Args {
   // pixel x's window starts at column x * stride - 1 (pixel 0's first
   // column, the left padding, reads as zeros). Only for the 3x3 stride-2
   // paired dot tiles (x86_f32::DepthwiseStride2PairTile) of rows whose
-  // tiles are all that wide.
+  // tiles are all that wide, and the AVX2 stride-2 sliding tiles
+  // (x86_f32::DepthwiseSlideTile).
   size_t lead_zero = 0;
+  // 1: the source image is larger than the L2, and the AVX2 stride-2
+  // sliding depthwise tiles prefetch the next tile's columns into L1.
+  size_t prefetch = 0;
   float* out;  // [width][nblocks * 16]
   const FusedStoreArgs* fused = nullptr;
 };
