@@ -178,10 +178,12 @@ struct Avx2 {
   // 16 values, one pack and one permute: [a0..3 b0..3 | a4..7 b4..7] ->
   // [a0..7 b0..7]. Out of line, as GCC left it before PackBf16 existed:
   // inlined into the 6 x 2 GEMM tile it made the 3x3 stem 5% slower.
+  template <bool kRelu = false>
   __attribute__((noinline)) static void StoreBf16x2(uint16_t* p, T v0, T v1) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
-                        _mm256_permute4x64_epi64(PackBf16(v0, v1), 0xD8));
+                        _mm256_permute4x64_epi64(PackBf16<kRelu>(v0, v1), 0xD8));
   }
+  static void StoreBf16x2Relu(uint16_t* p, T v0, T v1) { StoreBf16x2<true>(p, v0, v1); }
 };
 
 }  // namespace

@@ -87,10 +87,12 @@ struct Sse41 {
   static void StoreBf16SplitRelu(uint16_t* p0, uint16_t* p1, T v0, T v1) {
     StoreBf16Split<true>(p0, p1, v0, v1);
   }
+  template <bool kRelu = false>
   static void StoreBf16x2(uint16_t* p, T v0, T v1) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
-                     _mm_packus_epi32(x86_f32::Bf16Lanes(v0), x86_f32::Bf16Lanes(v1)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_packus_epi32(x86_f32::Bf16Lanes<kRelu>(v0),
+                                                                     x86_f32::Bf16Lanes<kRelu>(v1)));
   }
+  static void StoreBf16x2Relu(uint16_t* p, T v0, T v1) { StoreBf16x2<true>(p, v0, v1); }
 };
 
 }  // namespace

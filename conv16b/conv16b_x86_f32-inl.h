@@ -108,7 +108,8 @@ inline typename V::T Activate(typename V::T v, const float* p, size_t c) {
 // Traits with kReluPack (AVX2, SSE4.1) have BF16 stores that apply ReLU to
 // sums not yet activated within the rounding and pack (x > 0 ? x : +0, NaN
 // kept): the depthwise tiles' fused pixel pairs (StoreBf16SplitRelu) and
-// StoreNhwc (StoreBf16Relu); the GEMM tiles' Store1 and Store2 keep the max.
+// StoreNhwc (StoreBf16Relu), and the GEMM tiles' Store1 and Store2
+// (StoreBf16Relu, StoreBf16x2Relu).
 template <class V, class = void>
 struct HasReluPack : std::false_type {};
 template <class V>
@@ -167,8 +168,11 @@ class ToDst {
     return kBiased ? v : V::Add(v, V::LoadU(bias_ + c));
   }
   void Store1(size_t x, size_t c, typename V::T v) const {
-    v = Activate<V, A>(Biased(v, c), params_, base_ + c);
     const size_t at = x * stride_ + c;
+    if constexpr (kReluPack) {
+      return V::StoreBf16Relu(reinterpret_cast<uint16_t*>(dst_) + at, Biased(v, c));
+    }
+    v = Activate<V, A>(Biased(v, c), params_, base_ + c);
     if (kBf16) {
       V::StoreBf16(reinterpret_cast<uint16_t*>(dst_) + at, v);
     } else {
@@ -192,6 +196,10 @@ class ToDst {
     }
   }
   void Store2(size_t x, size_t c, typename V::T v0, typename V::T v1) const {
+    if constexpr (kReluPack) {
+      return V::StoreBf16x2Relu(reinterpret_cast<uint16_t*>(dst_) + x * stride_ + c,
+                                Biased(v0, c), Biased(v1, c + V::kLanes));
+    }
     v0 = Activate<V, A>(Biased(v0, c), params_, base_ + c);
     v1 = Activate<V, A>(Biased(v1, c + V::kLanes), params_, base_ + c + V::kLanes);
     const size_t at = x * stride_ + c;
