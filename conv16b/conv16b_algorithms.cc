@@ -239,9 +239,9 @@ std::vector<AlgorithmSpec> SelectionList() {
       {"amx_bf16::nhwc_gemm", Isa::kAmxBf16, AmxFits, AmxNhwc},
       {"amx_bf16::nhwc_im2row", Isa::kAmxBf16, AmxIm2RowFits, AmxIm2Row},
       {"avx512bf16::nhwc_im2row", Isa::kAvx512Bf16, Im2RowFits,
-       Make<MakeNhwcIm2Row, GemmRowAvx512Bf16, StoreRowAvx512Bf16>, Bf16DotGemmChosenHere},
+       Make<MakeNhwcIm2Row, GemmRowAvx512Bf16, StoreRowAvx512Bf16, true>, Bf16DotGemmChosenHere},
       {"avx512bf16::nhwc_gemm", Isa::kAvx512Bf16, AnyGeometry,
-       Make<MakeNhwcGemm, GemmRowAvx512Bf16, StoreRowAvx512Bf16>, Bf16DotGemmChosenHere},
+       Make<MakeNhwcGemm, GemmRowAvx512Bf16, StoreRowAvx512Bf16, true>, Bf16DotGemmChosenHere},
       {"avx512::nhwc_gemm", Isa::kAvx512, AnyGeometry,
        Make<MakeNhwcGemmF32, GemmRowF32Avx512, StoreRowAvx512, PlanarRowToF32Avx2,
             RoundRowF32Avx512, false, RowsPerCall::kTwo>},
@@ -255,8 +255,8 @@ std::vector<AlgorithmSpec> SelectionList() {
       {"neon::nhwc_depthwise", Isa::kNeon, IsDepthwise,
        Make<MakeNhwcDepthwise, DepthwiseRowNeon, StoreRowNeon>},
       {"neon_bf16::nhwc_gemm", Isa::kNeonBf16, AnyGeometry,
-       Make<MakeNhwcGemm, GemmRowNeonBf16, StoreRowNeon>},
-      {"neon::nhwc_gemm", Isa::kNeon, AnyGeometry, Make<MakeNhwcGemm, GemmRowNeon, StoreRowNeon>},
+       Make<MakeNhwcGemm, GemmRowNeonBf16, StoreRowNeon, false>},
+      {"neon::nhwc_gemm", Isa::kNeon, AnyGeometry, Make<MakeNhwcGemm, GemmRowNeon, StoreRowNeon, false>},
 #endif
       RefAlgorithm(),
   };

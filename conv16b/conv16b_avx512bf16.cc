@@ -12,34 +12,6 @@ namespace synops {
 namespace conv16b_internal {
 namespace {
 
-struct Bf16Dot {
-  static constexpr int kTileM1 = 28;
-  static constexpr int kTileM4 = 6;  // 24 accumulators, 4 weights, a broadcast
-  struct W {
-    __m512bh v;
-  };
-  struct S {
-    __m512bh v;
-  };
-  static W LoadW(const uint16_t* p) { return {(__m512bh)_mm512_loadu_si512(p)}; }
-  static S Broadcast(const uint16_t* p) {
-    return {(__m512bh)_mm512_set1_epi32(x86_gemm::LoadPair(p))};
-  }
-  // (p[0], 0) in every lane: a word broadcast into the even words only.
-  static S BroadcastLow(const uint16_t* p) {
-    return {(__m512bh)_mm512_maskz_broadcastw_epi16(0x55555555, _mm_loadu_si16(p))};
-  }
-  static __m512 Accumulate(__m512 acc, S s, W w) { return _mm512_dpbf16_ps(acc, w.v, s.v); }
-  // Accumulate(acc, Broadcast(p), w) as one vdpbf16ps with an embedded
-  // broadcast of the pair at p (GCC keeps the vpbroadcastd apart).
-  static __m512 AccumulateAt(__m512 acc, const uint16_t* p, W w) {
-    asm("vdpbf16ps %2%{1to16%}, %1, %0"
-        : "+v"(acc)
-        : "v"(w.v), "m"(*reinterpret_cast<const uint32_t*>(p)));
-    return acc;
-  }
-};
-
 // 16 or 32 values rounded with vcvtne2ps2bf16, which flushes denormal
 // inputs to zero where SPEC rounds them: lanes with a zero exponent and a
 // non-zero fraction take the integer rounding instead (rare). One vfpclassps
@@ -77,6 +49,94 @@ struct Avx512Bf16F32 : Avx512F32 {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 16), ToBf16(v1));
     } else {
       _mm512_storeu_si512(p, (__m512i)_mm512_cvtne2ps_pbh(v1, v0));
+    }
+  }
+};
+
+struct Bf16Dot {
+  static constexpr int kTileM1 = 28;
+  static constexpr int kTileM4 = 6;  // 24 accumulators, 4 weights, a broadcast
+  struct W {
+    __m512bh v;
+  };
+  struct S {
+    __m512bh v;
+  };
+  // The weight vector through an empty asm, so it stays in its register:
+  // GCC otherwise reloaded it for every pixel in some tiles (12 loads
+  // instead of 4 per pair in the 3 x 4 tile once the fused epilogue was
+  // added: load-bound, 3x3 512->512 7x7 7% slower).
+  static W LoadW(const uint16_t* p) {
+    __m512i v = _mm512_loadu_si512(p);
+    asm("" : "+v"(v));
+    return {(__m512bh)v};
+  }
+  static S Broadcast(const uint16_t* p) {
+    return {(__m512bh)_mm512_set1_epi32(x86_gemm::LoadPair(p))};
+  }
+  // (p[0], 0) in every lane: a word broadcast into the even words only.
+  static S BroadcastLow(const uint16_t* p) {
+    return {(__m512bh)_mm512_maskz_broadcastw_epi16(0x55555555, _mm_loadu_si16(p))};
+  }
+  static __m512 Accumulate(__m512 acc, S s, W w) { return _mm512_dpbf16_ps(acc, w.v, s.v); }
+  // Accumulate(acc, Broadcast(p), w) as one vdpbf16ps with an embedded
+  // broadcast of the pair at p (GCC keeps the vpbroadcastd apart).
+  static __m512 AccumulateAt(__m512 acc, const uint16_t* p, W w) {
+    asm("vdpbf16ps %2%{1to16%}, %1, %0"
+        : "+v"(acc)
+        : "v"(w.v), "m"(*reinterpret_cast<const uint32_t*>(p)));
+    return acc;
+  }
+
+  // x86_gemm::Tile's epilogue with GemmRowArgs::fused: the sums of pixels
+  // x.. (M) and channels c.. (NV blocks) plus the bias, then ReLU or
+  // nothing, rounded as StoreBlockRun rounds them (or FP32), stored to the
+  // dst. In registers: the separate pass (StoreRowAvx512Bf16) read the
+  // sums back after the whole row and left the vdpbf16ps pipes idle while
+  // it ran (1x1 256->64 56x56, Zen 5: 4.5% of the time).
+  static constexpr bool kFusedStore = true;
+  template <int M, int NV>
+  __attribute__((always_inline)) static void StoreFused(const __m512 (&acc)[M][NV],
+                                                        const FusedStoreArgs& f, size_t x,
+                                                        size_t c) {
+    const bool relu = f.epilogue->activation == Activation::kRelu;
+    if (f.bf16) {
+      if (relu) return StoreFusedT<M, NV, true, true>(acc, f, x, c);
+      return StoreFusedT<M, NV, true, false>(acc, f, x, c);
+    }
+    if (relu) return StoreFusedT<M, NV, false, true>(acc, f, x, c);
+    StoreFusedT<M, NV, false, false>(acc, f, x, c);
+  }
+  template <int M, int NV, bool kBf16, bool kRelu>
+  __attribute__((always_inline)) static void StoreFusedT(const __m512 (&acc)[M][NV],
+                                                         const FusedStoreArgs& f, size_t x,
+                                                         size_t c) {
+    const float* bias = f.epilogue->bias + f.channel_base + c;
+    __m512 b[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) b[v] = _mm512_loadu_ps(bias + v * 16);
+#pragma GCC unroll 28
+    for (int m = 0; m < M; ++m) {
+      __m512 r[NV];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) {
+        r[v] = _mm512_add_ps(acc[m][v], b[v]);
+        if (kRelu) r[v] = _mm512_max_ps(_mm512_setzero_ps(), r[v]);  // ActivateV's order
+      }
+      const size_t at = (x + m) * f.pixel_stride + c;
+      if constexpr (kBf16) {
+        uint16_t* d = reinterpret_cast<uint16_t*>(f.dst) + at;
+        if constexpr (NV % 2 != 0) {
+          StoreBf16Cvt::Store(d, __mmask16(0xFFFF), r[0]);
+        } else {
+#pragma GCC unroll 2
+          for (int v = 0; v < NV; v += 2) Avx512Bf16F32::StoreBf16x2(d + v * 16, r[v], r[v + 1]);
+        }
+      } else {
+        float* d = reinterpret_cast<float*>(f.dst) + at;
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) _mm512_storeu_ps(d + v * 16, r[v]);
+      }
     }
   }
 };

@@ -32,8 +32,11 @@ bool Im2RowFits(const Geometry& g);
 // over pair-interleaved packed weights with a GEMM row microkernel, reading
 // a zero-padded BF16 NHWC copy of each source image (a BF16 NHWC source
 // without padding, even channel groups, is read in place); each output row
-// of sums goes through `store`.
-std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store);
+// of sums goes through `store`, or with `fused_rows` (a row that takes
+// GemmRowArgs::fused) is stored by the row itself where PackedGemm::FusedRows
+// allows.
+std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store,
+                                        bool fused_rows);
 
 // conv16b_gemm_driver.cc: nhwc_gemm and nhwc_depthwise for x86 without
 // AVX-512: the padded source and the weights as FP32 (GemmRowF32Args), the
@@ -116,8 +119,10 @@ std::unique_ptr<Algorithm> MakeAmxNchwGemm(const Geometry& g, const AmxKernels& 
 std::unique_ptr<Algorithm> MakeAmxIm2Row(const Geometry& g, const AmxKernels& k);
 
 // ---- conv16b_im2row.cc: nhwc_im2row for AVX512-BF16 (Im2RowFits): the same
-// gather, one output row at a time, through the vdpbf16ps GEMM row kernel.
-std::unique_ptr<Algorithm> MakeNhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store);
+// gather, one output row at a time, through the vdpbf16ps GEMM row kernel
+// (fused_rows as MakeNhwcGemm's).
+std::unique_ptr<Algorithm> MakeNhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store,
+                                          bool fused_rows);
 #endif
 
 }  // namespace conv16b_internal

@@ -42,10 +42,11 @@ size_t RowsInQuarterL2(size_t row_bytes) {
 
 class NhwcGemm : public PackedGemm {
  public:
-  NhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store)
+  NhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store, bool fused_rows)
       : PackedGemm(g, RoundUp(g.icg, 2), g.p.kernelY * g.p.kernelX * RoundUp(g.icg, 2)),
         row_(row),
         store_(store),
+        fused_rows_(fused_rows),
         pad_(g, RoundUp(g.icg, 2)) {
     const ConvParams& p = g.p;
     direct_ = p.srcT == DataType::k16b && p.srcF == TensorFormat::kNhwc && p.padY == 0 &&
@@ -103,6 +104,8 @@ class NhwcGemm : public PackedGemm {
     a.nblocks = nblocks_;
     a.width = p.dstW;
     a.out = sums;
+    FusedStoreArgs fused;
+    const bool fuse = FusedRows(fused_rows_, e, &fused);
     for (size_t n = 0; n < geo_.batch; ++n) {
       const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
       RunRows(
@@ -111,7 +114,7 @@ class NhwcGemm : public PackedGemm {
             a.src = base + oy * p.strideY * pw * cp + gr * icp;
             TapRows(p, oy, &a.ky_begin, &a.ky_end);
           },
-          merge_, chunk_, wchunk_);
+          fuse ? &fused : nullptr, merge_, chunk_, wchunk_);
     }
   }
 
@@ -120,6 +123,7 @@ class NhwcGemm : public PackedGemm {
 
   GemmRowFn row_;
   StoreRowFn store_;
+  bool fused_rows_;  // row_ takes GemmRowArgs::fused
   PaddedSource pad_;
   bool direct_;
   size_t nblocks_;
@@ -726,8 +730,9 @@ std::unique_ptr<Algorithm> MakeNhwcDepthwiseWiden(const Geometry& g, GemmRowF32F
                                        lead_zero);
 }
 
-std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store) {
-  return std::make_unique<NhwcGemm>(g, row, store);
+std::unique_ptr<Algorithm> MakeNhwcGemm(const Geometry& g, GemmRowFn row, StoreRowFn store,
+                                        bool fused_rows) {
+  return std::make_unique<NhwcGemm>(g, row, store, fused_rows);
 }
 
 }  // namespace conv16b_internal

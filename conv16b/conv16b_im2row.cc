@@ -206,10 +206,11 @@ class AmxIm2Row : public PackedGemm {
 // up to a pair.
 class NhwcIm2Row : public PackedGemm {
  public:
-  NhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store)
+  NhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store, bool fused_rows)
       : PackedGemm(g, g.icg, Rows(g), InPlace(g) ? RowK(g) : 0),
         row_(row),
         store_(store),
+        fused_rows_(fused_rows),
         pad_(g, g.icg) {
     if (!InPlace(g)) gather_.emplace(g, pad_);
     nblocks_ = (g.ocg + 15) / 16;
@@ -252,20 +253,25 @@ class NhwcIm2Row : public PackedGemm {
       a.kernel_y = a.kernel_x = 1;
       a.pairs = Rows(geo_) / 2;  // zeros past K
     }
+    FusedStoreArgs fused;
+    const bool fuse = FusedRows(fused_rows_, e, &fused);
     for (size_t n = 0; n < geo_.batch; ++n) {
       pad_.Fill(geo_, src, n, padded);
       if (!gather_ && HalfPair(geo_)) {
         a.half_last = !AllFiniteBf16Avx512(padded, pad_.Bytes() / sizeof(uint16_t));
       }
-      RunRows(n, a, row_, store_, e, dst, [&](size_t oy, size_t gr) {
-        if (!gather_) {
-          a.src = padded + oy * p.strideY * pad_.pw * pad_.cp;
-          return;
-        }
-        im.src = padded + gr * geo_.icg;  // a.src: the rows gathered here
-        im.p0 = oy * p.dstW;
-        Im2RowAvx512(im);
-      });
+      RunRows(
+          n, a, row_, store_, e, dst,
+          [&](size_t oy, size_t gr) {
+            if (!gather_) {
+              a.src = padded + oy * p.strideY * pad_.pw * pad_.cp;
+              return;
+            }
+            im.src = padded + gr * geo_.icg;  // a.src: the rows gathered here
+            im.p0 = oy * p.dstW;
+            Im2RowAvx512(im);
+          },
+          fuse ? &fused : nullptr);
     }
   }
 
@@ -287,6 +293,7 @@ class NhwcIm2Row : public PackedGemm {
 
   GemmRowFn row_;
   StoreRowFn store_;
+  bool fused_rows_;  // row_ takes GemmRowArgs::fused
   PaddedSource pad_;
   std::optional<Im2RowGather> gather_;  // not in place
   size_t nblocks_;
@@ -294,8 +301,9 @@ class NhwcIm2Row : public PackedGemm {
 
 }  // namespace
 
-std::unique_ptr<Algorithm> MakeNhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store) {
-  return std::make_unique<NhwcIm2Row>(g, row, store);
+std::unique_ptr<Algorithm> MakeNhwcIm2Row(const Geometry& g, GemmRowFn row, StoreRowFn store,
+                                          bool fused_rows) {
+  return std::make_unique<NhwcIm2Row>(g, row, store, fused_rows);
 }
 
 std::unique_ptr<Algorithm> MakeAmxIm2Row(const Geometry& g, const AmxKernels& k) {

@@ -11,6 +11,17 @@ namespace conv16b_internal {
 
 struct Epilogue;
 
+// The epilogue a row applies in registers (GemmRowArgs::fused,
+// GemmRowF32Args::fused).
+struct FusedStoreArgs {
+  const Epilogue* epilogue;
+  size_t channels;
+  size_t channel_base;  // the group's first output channel (bias, PReLU slopes)
+  uint8_t* dst;         // output pixel (n, oy, 0), channel channel_base
+  size_t pixel_stride;  // dstC
+  bool bf16;
+};
+
 // One output row of one group: out[x][oc] = sum over (ky, kx, ic) of
 // src[x * pixel_stride + ky * ky_stride + kx * kx_stride + ic] * w, for
 // x < width and oc < nblocks * 16. `src` is BF16 NHWC with the group's
@@ -33,6 +44,13 @@ struct GemmRowArgs {
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;
   float* out;  // [width][nblocks * 16]
+  // x86 AVX512-BF16 only (MakeNhwcGemm's fused_rows): with `fused`, every
+  // block's sums get the epilogue in registers (bias, then identity or ReLU,
+  // then BF16 rounding as StoreRowAvx512Bf16 does, or FP32) and go to the
+  // NHWC dst: pixel x, block channel c at fused->dst + x * pixel_stride + c
+  // elements; `out` is not written. Every block must be whole (ocg a
+  // multiple of 16; fused->channels is not read).
+  const FusedStoreArgs* fused = nullptr;
 };
 using GemmRowFn = void (*)(const GemmRowArgs& args);
 
@@ -50,14 +68,6 @@ using GemmRowFn = void (*)(const GemmRowArgs& args);
 // registers and stores them to the NHWC dst: bias, an activation of
 // WithFusedActivation, BF16 rounding, exactly as StoreRow would; `out`
 // then receives only the channels past them.
-struct FusedStoreArgs {
-  const Epilogue* epilogue;
-  size_t channels;
-  size_t channel_base;  // the group's first output channel (bias, PReLU slopes)
-  uint8_t* dst;         // output pixel (n, oy, 0), channel channel_base
-  size_t pixel_stride;  // dstC
-  bool bf16;
-};
 struct GemmRowF32Args {
   const float* const* rows;
   // Depthwise with stride or dilation > 1 from a BF16 NHWC source (any

@@ -85,14 +85,18 @@ class PackedGemm : public Algorithm {
   // channels (all of a.nblocks by default), its sums stored before the
   // next call, so that they can stay in L1 (NhwcGemm). With `wchunk`, the
   // blocks run in chunks of that many blocks, every output row for one
-  // chunk before the next: its weights stay in L2 across the rows.
+  // chunk before the next: its weights stay in L2 across the rows. With
+  // `fused` (FusedRows: a row that takes GemmRowArgs::fused, an NHWC dst,
+  // whole blocks, an activation it applies) the row stores to dst itself.
   template <class SetSrc>
   void RunRows(size_t n, GemmRowArgs& a, GemmRowFn row, StoreRowFn store, const Epilogue& e,
-               uint8_t* dst, SetSrc set_src, size_t merge = 1, size_t chunk = SIZE_MAX,
-               size_t wchunk = SIZE_MAX) const {
+               uint8_t* dst, SetSrc set_src, FusedStoreArgs* fused = nullptr, size_t merge = 1,
+               size_t chunk = SIZE_MAX, size_t wchunk = SIZE_MAX) const {
     const ConvParams& p = geo_.p;
     const size_t nblocks = a.nblocks;
     const size_t block_stride = BlockElements();
+    const size_t es = p.dstT == DataType::k16b ? sizeof(uint16_t) : sizeof(float);
+    a.fused = fused;
     for (size_t w0 = 0; w0 < nblocks; w0 += wchunk) {
       const size_t wend = wchunk < nblocks - w0 ? w0 + wchunk : nblocks;
       for (size_t oy = 0; oy < p.dstH; oy += merge) {
@@ -103,8 +107,14 @@ class PackedGemm : public Algorithm {
           for (size_t b0 = w0; b0 < wend; b0 += a.nblocks) {
             a.nblocks = chunk < wend - b0 ? chunk : wend - b0;
             a.weight = GroupWeights(gr) + b0 * block_stride;
-            row(a);
             const size_t ld = a.nblocks * 16, c0 = b0 * 16;
+            if (fused != nullptr) {
+              fused->channel_base = gr * geo_.ocg + c0;
+              fused->dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg + c0) * es;
+              row(a);
+              continue;
+            }
+            row(a);
             const size_t nc = geo_.ocg - c0 < ld ? geo_.ocg - c0 : ld;
             for (size_t r = 0; r < count; ++r) {
               store(geo_, e, a.out + r * p.dstW * ld, ld, n, oy + r, gr * geo_.ocg + c0, nc,
@@ -115,6 +125,23 @@ class PackedGemm : public Algorithm {
       }
     }
     a.nblocks = nblocks;
+    a.fused = nullptr;
+  }
+
+  // Whether RunRows may fuse the epilogue into a row that can (fused_rows):
+  // NHWC dst, whole blocks of 16 output channels, identity or ReLU. Sets
+  // up *f for it.
+  bool FusedRows(bool fused_rows, const Epilogue& e, FusedStoreArgs* f) const {
+    const ConvParams& p = geo_.p;
+    if (!fused_rows || p.dstF != TensorFormat::kNhwc || geo_.ocg % 16 != 0 ||
+        (e.activation != Activation::kIdentity && e.activation != Activation::kRelu)) {
+      return false;
+    }
+    f->epilogue = &e;
+    f->channels = geo_.ocg;
+    f->pixel_stride = p.dstC;
+    f->bf16 = p.dstT == DataType::k16b;
+    return true;
   }
 
  private:

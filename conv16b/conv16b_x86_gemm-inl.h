@@ -34,6 +34,11 @@ __attribute__((always_inline)) inline const uint16_t* PixelAt(const char* const*
 }
 
 template <class Dot, class = void>
+struct HasFusedStore : std::false_type {};
+template <class Dot>
+struct HasFusedStore<Dot, std::void_t<decltype(Dot::kFusedStore)>> : std::true_type {};
+
+template <class Dot, class = void>
 struct HasAccumulateAt : std::false_type {};
 template <class Dot>
 struct HasAccumulateAt<Dot, std::void_t<decltype(&Dot::AccumulateAt)>> : std::true_type {};
@@ -65,10 +70,12 @@ __attribute__((always_inline)) inline void PairStep(__m512 (&acc)[M][NV], const 
 
 // Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
 // in registers (6 x 4, 12 x 2 or 28 x 1 of the 32 zmm registers). kHalf:
-// each tap's last pair holds one value (GemmRowArgs::half_last).
+// each tap's last pair holds one value (GemmRowArgs::half_last). The sums
+// of pixels x.. and the call's channels c.. go to a.out, or with a.fused
+// through the epilogue of Dot::StoreFused to the dst (where Dot has one).
 template <class Dot, int M, int NV, bool kHalf = false>
 void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t block_stride,
-          float* out, size_t ld) {
+          size_t x, size_t c) {
   // Every loop over M and NV is unrolled so acc stays in registers (GCC
   // keeps the array in memory otherwise).
   __m512 acc[M][NV];
@@ -108,6 +115,11 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
     }
     if (ky + 1 < ky_end) row += ky_bytes;
   }
+  if constexpr (HasFusedStore<Dot>::value) {
+    if (a.fused != nullptr) return Dot::template StoreFused<M, NV>(acc, *a.fused, x, c);
+  }
+  const size_t ld = a.nblocks * 16;
+  float* out = a.out + x * ld + c;
 #pragma GCC unroll 28
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
@@ -117,7 +129,7 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
 constexpr int kTileM = 12;
 
 // Tile<Dot, 1..kMax, NV>, indexed by the pixel count (0: none).
-using TileFn = void (*)(const GemmRowArgs&, const uint16_t*, const uint16_t*, size_t, float*,
+using TileFn = void (*)(const GemmRowArgs&, const uint16_t*, const uint16_t*, size_t, size_t,
                         size_t);
 template <class Dot, int NV, bool kHalf = false, size_t... M>
 constexpr std::array<TileFn, sizeof...(M) + 1> TileTable(std::index_sequence<M...>) {
@@ -150,13 +162,13 @@ struct TileM4<Dot, std::void_t<decltype(Dot::kTileM4)>>
 // the FMA pair), through tiles[width] for block nb.
 template <size_t N>
 void RowTiles(const GemmRowArgs& a, const std::array<TileFn, N>& tiles, size_t max_m, size_t nb,
-              size_t block_stride, size_t ld) {
+              size_t block_stride) {
   const size_t count = (a.width + max_m - 1) / max_m;
   const size_t base = count != 0 ? a.width / count : 0, extra = count != 0 ? a.width % count : 0;
   for (size_t t = 0, x = 0; t < count; ++t) {
     const size_t m = base + (t < extra ? 1 : 0);
-    tiles[m](a, a.src + x * a.pixel_stride, a.weight + nb * block_stride, block_stride,
-             a.out + x * ld + nb * 16, ld);
+    tiles[m](a, a.src + x * a.pixel_stride, a.weight + nb * block_stride, block_stride, x,
+             nb * 16);
     x += m;
   }
 }
@@ -177,15 +189,14 @@ template <class Dot, bool kHalf>
 void GemmRowTiles(const GemmRowArgs& a) {
   using T = GemmTiles<Dot, kHalf>;
   const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
-  const size_t ld = a.nblocks * 16;
   size_t nb = 0;
   if (TileM4<Dot>::value != 0) {
     for (; nb + 4 <= a.nblocks; nb += 4) {
-      RowTiles(a, T::k4, TileM4<Dot>::value, nb, block_stride, ld);
+      RowTiles(a, T::k4, TileM4<Dot>::value, nb, block_stride);
     }
   }
-  for (; nb + 2 <= a.nblocks; nb += 2) RowTiles(a, T::k2, kTileM, nb, block_stride, ld);
-  if (nb < a.nblocks) RowTiles(a, T::k1, T::kM1, nb, block_stride, ld);
+  for (; nb + 2 <= a.nblocks; nb += 2) RowTiles(a, T::k2, kTileM, nb, block_stride);
+  if (nb < a.nblocks) RowTiles(a, T::k1, T::kM1, nb, block_stride);
 }
 
 template <class Dot>
