@@ -89,27 +89,27 @@ struct Bf16Dot {
   }
 
   // x86_gemm::Tile's epilogue with GemmRowArgs::fused: the sums of pixels
-  // x.. (M) and channels c.. (NV blocks) plus the bias, then ReLU or
+  // pixel(0..M-1) (dst pixel indices) and channels c.. (NV blocks) plus the bias, then ReLU or
   // nothing, rounded as StoreBlockRun rounds them (or FP32), stored to the
   // dst. In registers: the separate pass (StoreRowAvx512Bf16) read the
   // sums back after the whole row and left the vdpbf16ps pipes idle while
   // it ran (1x1 256->64 56x56, Zen 5: 4.5% of the time).
   static constexpr bool kFusedStore = true;
-  template <int M, int NV>
+  template <int M, int NV, class Pixel>
   __attribute__((always_inline)) static void StoreFused(const __m512 (&acc)[M][NV],
-                                                        const FusedStoreArgs& f, size_t x,
+                                                        const FusedStoreArgs& f, Pixel pixel,
                                                         size_t c) {
     const bool relu = f.epilogue->activation == Activation::kRelu;
     if (f.bf16) {
-      if (relu) return StoreFusedT<M, NV, true, true>(acc, f, x, c);
-      return StoreFusedT<M, NV, true, false>(acc, f, x, c);
+      if (relu) return StoreFusedT<M, NV, true, true>(acc, f, pixel, c);
+      return StoreFusedT<M, NV, true, false>(acc, f, pixel, c);
     }
-    if (relu) return StoreFusedT<M, NV, false, true>(acc, f, x, c);
-    StoreFusedT<M, NV, false, false>(acc, f, x, c);
+    if (relu) return StoreFusedT<M, NV, false, true>(acc, f, pixel, c);
+    StoreFusedT<M, NV, false, false>(acc, f, pixel, c);
   }
-  template <int M, int NV, bool kBf16, bool kRelu>
+  template <int M, int NV, bool kBf16, bool kRelu, class Pixel>
   __attribute__((always_inline)) static void StoreFusedT(const __m512 (&acc)[M][NV],
-                                                         const FusedStoreArgs& f, size_t x,
+                                                         const FusedStoreArgs& f, Pixel pixel,
                                                          size_t c) {
     const float* bias = f.epilogue->bias + f.channel_base + c;
     __m512 b[NV];
@@ -123,7 +123,7 @@ struct Bf16Dot {
         r[v] = _mm512_add_ps(acc[m][v], b[v]);
         if (kRelu) r[v] = _mm512_max_ps(_mm512_setzero_ps(), r[v]);  // ActivateV's order
       }
-      const size_t at = (x + m) * f.pixel_stride + c;
+      const size_t at = pixel(m) * f.pixel_stride + c;
       if constexpr (kBf16) {
         uint16_t* d = reinterpret_cast<uint16_t*>(f.dst) + at;
         if constexpr (NV % 2 != 0) {

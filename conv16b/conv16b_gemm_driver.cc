@@ -73,6 +73,10 @@ class NhwcGemm : public PackedGemm {
     // 1 MiB) in passes of 4-block tiles over every output row, the source
     // read again per pass (from L2 where it fits).
     if (merge_ < p.dstH) wchunk_ = L2ChunkBlocks(nblocks_, BlockElements() * sizeof(uint16_t), 4);
+    const bool padded = p.padY != 0 || p.padX != 0 || p.padH != 0 || p.padW != 0;
+    if (fused_rows && p.dstF == TensorFormat::kNhwc && g.ocg % 64 == 0 && !direct_ && padded) {
+      BuildLists();
+    }
   }
 
   size_t ExternalBufferSize() const override {
@@ -106,6 +110,7 @@ class NhwcGemm : public PackedGemm {
     a.out = sums;
     FusedStoreArgs fused;
     const bool fuse = FusedRows(fused_rows_, e, &fused);
+    if (fuse && !lists_.empty()) return ForwardLists(src, padded, dst, a, &fused);
     for (size_t n = 0; n < geo_.batch; ++n) {
       const uint16_t* base = pad_.Image(geo_, src, n, direct_, padded);
       RunRows(
@@ -121,6 +126,93 @@ class NhwcGemm : public PackedGemm {
  private:
   static constexpr size_t kMergedWidth = 48;  // 4 tiles of 12 pixels
 
+  // A tile of the pixel lists (GemmRowArgs::offsets).
+  struct ListTile {
+    size_t m, ky_begin, ky_end, kx_begin, kx_end;
+    size_t offsets[kListPixels], pixels[kListPixels];
+  };
+
+  // The image's pixels in tiles of up to kListPixels by the taps they read
+  // inside the image: with padding, row tiles carry the taps of the
+  // padding columns (zeros) for the pixels at a row's ends and are narrow
+  // where rows are (3x3 over 7x7: tiles of 4 + 3 pixels, 16 and 12
+  // accumulators, 10% of the products on padding). The pixels of rows whose
+  // kernel rows are all inside are grouped by their kernel columns inside
+  // (the left edge pixels of every such row in one list, the middle ones
+  // in another, ...), rows with kernel rows cut keep their whole row of
+  // kernel columns (a corner pixel alone would be a 1-pixel tile); each
+  // group in balanced tiles of up to kListPixels.
+  void BuildLists() {
+    const ConvParams& p = geo_.p;
+    struct Group {
+      size_t kyb, kye, kxb, kxe;
+      std::vector<size_t> pixels;
+    };
+    std::vector<Group> groups;
+    for (size_t oy = 0; oy < p.dstH; ++oy) {
+      size_t kyb, kye;
+      TapRows(p, oy, &kyb, &kye);
+      const bool rows_cut = kyb != 0 || kye != p.kernelY;
+      for (size_t ox = 0; ox < p.dstW; ++ox) {
+        size_t kxb = 0, kxe = p.kernelX;
+        if (!rows_cut) TapCols(p, ox, &kxb, &kxe);
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& gp) {
+          return gp.kyb == kyb && gp.kye == kye && gp.kxb == kxb && gp.kxe == kxe;
+        });
+        if (it == groups.end()) it = groups.insert(groups.end(), Group{kyb, kye, kxb, kxe, {}});
+        it->pixels.push_back(oy * p.dstW + ox);
+      }
+    }
+    for (const Group& gp : groups) {
+      const size_t n = gp.pixels.size(), count = (n + kListPixels - 1) / kListPixels;
+      for (size_t t = 0, i = 0; t < count; ++t) {
+        ListTile tile{};
+        tile.m = n / count + (t < n % count ? 1 : 0);
+        tile.ky_begin = gp.kyb;
+        tile.ky_end = gp.kye;
+        tile.kx_begin = gp.kxb;
+        tile.kx_end = gp.kxe;
+        for (size_t j = 0; j < tile.m; ++j, ++i) {
+          const size_t oy = gp.pixels[i] / p.dstW, ox = gp.pixels[i] % p.dstW;
+          tile.offsets[j] = (oy * p.strideY * pad_.pw + ox * p.strideX) * pad_.cp;
+          tile.pixels[j] = gp.pixels[i];
+        }
+        lists_.push_back(tile);
+      }
+    }
+  }
+
+  // Forward through the pixel lists, fused: every tile for one chunk of
+  // blocks (wchunk_) before the next.
+  void ForwardLists(const uint8_t* src, uint16_t* padded, uint8_t* dst, GemmRowArgs& a,
+                    FusedStoreArgs* fused) const {
+    const ConvParams& p = geo_.p;
+    const size_t es = fused->bf16 ? sizeof(uint16_t) : sizeof(float);
+    a.fused = fused;
+    for (size_t n = 0; n < geo_.batch; ++n) {
+      const uint16_t* base = pad_.Image(geo_, src, n, false, padded);
+      for (size_t w0 = 0; w0 < nblocks_; w0 += wchunk_) {
+        a.nblocks = std::min(wchunk_, nblocks_ - w0);
+        for (size_t gr = 0; gr < p.group; ++gr) {
+          a.src = base + gr * pad_.icp;
+          a.weight = GroupWeights(gr) + w0 * BlockElements();
+          fused->channel_base = gr * geo_.ocg + w0 * 16;
+          fused->dst = dst + (n * p.dstH * p.dstW * p.dstC + fused->channel_base) * es;
+          for (const ListTile& t : lists_) {
+            a.width = t.m;
+            a.offsets = t.offsets;
+            a.pixels = t.pixels;
+            a.ky_begin = t.ky_begin;
+            a.ky_end = t.ky_end;
+            a.kx_begin = t.kx_begin;
+            a.kx_end = t.kx_end;
+            row_(a);
+          }
+        }
+      }
+    }
+  }
+
   GemmRowFn row_;
   StoreRowFn store_;
   bool fused_rows_;  // row_ takes GemmRowArgs::fused
@@ -130,6 +222,7 @@ class NhwcGemm : public PackedGemm {
   size_t merge_ = 1;  // output rows per row call
   size_t chunk_ = SIZE_MAX;  // blocks per row call (RunRows)
   size_t wchunk_ = SIZE_MAX;  // blocks per pass over every output row (RunRows)
+  std::vector<ListTile> lists_;  // BuildLists: Forward through them where fused
 };
 
 // The FP32 variants (x86 without AVX-512): the weights widened to FP32 at

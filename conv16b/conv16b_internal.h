@@ -177,20 +177,31 @@ inline bool WithVectorActivation(Activation a, F&& f) {
   }
 }
 
-// The kernel rows [*ky_begin, *ky_end) whose source row lies inside the
-// image for output row oy: the others read only padding (zeros), and
-// skipping them is exact (a sum is unchanged by adding +-0 products, and
-// +0 stays +0). A 3x3 over 14x14 with padding 1 skips 4.8% of its taps.
-inline void TapRows(const ConvParams& p, size_t oy, size_t* ky_begin, size_t* ky_end) {
-  const ptrdiff_t top = static_cast<ptrdiff_t>(oy * p.strideY) - static_cast<ptrdiff_t>(p.padY);
-  size_t b = 0, e = p.kernelY;
-  while (b < e && top + static_cast<ptrdiff_t>(b * p.dilationY) < 0) ++b;
-  while (e > b &&
-         top + static_cast<ptrdiff_t>((e - 1) * p.dilationY) >= static_cast<ptrdiff_t>(p.srcH)) {
+// The kernel taps [*begin, *end) along one axis (output position o,
+// `size` source positions) whose source position lies inside the image:
+// the others read only padding (zeros), and skipping them is exact (a sum
+// is unchanged by adding +-0 products, and +0 stays +0).
+inline void TapRange(size_t o, size_t stride, size_t pad, size_t dilation, size_t kernel,
+                     size_t size, size_t* begin, size_t* end) {
+  const ptrdiff_t first = static_cast<ptrdiff_t>(o * stride) - static_cast<ptrdiff_t>(pad);
+  size_t b = 0, e = kernel;
+  while (b < e && first + static_cast<ptrdiff_t>(b * dilation) < 0) ++b;
+  while (e > b && first + static_cast<ptrdiff_t>((e - 1) * dilation) >= static_cast<ptrdiff_t>(size)) {
     --e;
   }
-  *ky_begin = b;
-  *ky_end = e;
+  *begin = b;
+  *end = e;
+}
+
+// TapRange of the kernel rows for output row oy. A 3x3 over 14x14 with
+// padding 1 skips 4.8% of its taps.
+inline void TapRows(const ConvParams& p, size_t oy, size_t* ky_begin, size_t* ky_end) {
+  TapRange(oy, p.strideY, p.padY, p.dilationY, p.kernelY, p.srcH, ky_begin, ky_end);
+}
+
+// TapRange of the kernel columns for output column ox.
+inline void TapCols(const ConvParams& p, size_t ox, size_t* kx_begin, size_t* kx_end) {
+  TapRange(ox, p.strideX, p.padX, p.dilationX, p.kernelX, p.srcW, kx_begin, kx_end);
 }
 
 // WithVectorActivation plus Swish, Mish and Gelu: the activations the x86

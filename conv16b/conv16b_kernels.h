@@ -28,6 +28,9 @@ struct FusedStoreArgs {
 // channels padded to an even count (2 * pairs); `weight` is pair-interleaved
 // (PackPairInterleaved with w = 16) from the K x ocg matrix whose row
 // (ky * kernel_x + kx) * 2 * pairs + ic holds the weights of that tap.
+// Pixels of a GemmRowArgs list (offsets, pixels).
+constexpr size_t kListPixels = 6;
+
 struct GemmRowArgs {
   const uint16_t* src;
   size_t pixel_stride, ky_stride, kx_stride;  // elements
@@ -51,6 +54,14 @@ struct GemmRowArgs {
   // elements; `out` is not written. Every block must be whole (ocg a
   // multiple of 16; fused->channels is not read).
   const FusedStoreArgs* fused = nullptr;
+  // x86 AVX512-BF16 with `fused` only (MakeNhwcGemm's pixel lists): the
+  // call's width <= kListPixels pixels are a list, pixel m's window (tap
+  // (0, 0)) at src + offsets[m] and its dst pixel pixels[m]; the taps are
+  // kernel rows [ky_begin, ky_end) x columns [kx_begin, kx_end) (the
+  // others read only padding); nblocks a multiple of 4.
+  const size_t* offsets = nullptr;
+  const size_t* pixels = nullptr;
+  size_t kx_begin = 0, kx_end = SIZE_MAX;
 };
 using GemmRowFn = void (*)(const GemmRowArgs& args);
 

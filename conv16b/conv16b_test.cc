@@ -418,6 +418,43 @@ TEST_P(Conv16bAlgorithm, GridAllFormatsAndTypes) {
   EXPECT_GT(checked_, 0);
 }
 
+// The AVX512-BF16 GEMM's pixel lists (NHWC dst, whole 4-block tiles,
+// padding; fused identity or ReLU): rows with kernel rows cut, and the
+// other rows' pixels by the kernel columns inside (left and right edges,
+// 5x5's two columns on each side), over two items, FP32 and BF16 sources
+// and destinations; the other activations through the row sums.
+TEST_P(Conv16bAlgorithm, PixelListsEveryEdge) {
+  std::mt19937 rng(17);
+  ConvParams asym = Params(16, 9, 10, 64, 3, 4);
+  asym.padY = 2;
+  asym.padX = 0;
+  asym.padH = 0;
+  asym.padW = 3;
+  conv16b_check::SetOutputSize(&asym);
+  const Case shapes[] = {{2, Params(32, 7, 7, 128, 3, 3, 1, 1, 1)},
+                         {1, Params(23, 9, 11, 64, 5, 5, 1, 1, 2)},
+                         {1, Params(16, 10, 13, 64, 3, 3, 2, 1, 1)},
+                         {1, Params(16, 9, 9, 64, 3, 3, 1, 2, 2)},
+                         {1, Params(32, 6, 8, 128, 3, 3, 1, 1, 1, 2)},
+                         {1, Params(16, 1, 20, 64, 3, 3, 1, 1, 1)},
+                         {1, asym}};
+  for (const Case& c : shapes) {
+    for (Activation a : {Activation::kIdentity, Activation::kRelu, Activation::kLeakyRelu}) {
+      for (int types = 0; types < 4; ++types) {
+        Problem pr;
+        pr.batch = c.batch;
+        pr.p = c.p;
+        pr.p.srcF = pr.p.dstF = TensorFormat::kNhwc;
+        pr.p.srcT = types % 2 ? DataType::k16b : DataType::k32f;
+        pr.p.dstT = types / 2 ? DataType::k32f : DataType::k16b;
+        pr.p.activation = a;
+        conv16b_check::FillRandom(&pr, false, &rng);
+        Check(pr, false, "pixel lists");
+      }
+    }
+  }
+}
+
 TEST_P(Conv16bAlgorithm, EveryActivation) {
   std::mt19937 rng(7);
   const Case shapes[] = {{1, Params(20, 6, 9, 35, 3, 3, 1, 1, 1)},
@@ -591,6 +628,8 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
                               nchw_1x1, grouped, grouped_nchw,
                               Params(64, 9, 13, 64, 3, 3, 1, 1, 1, 4),  // 16-channel groups
                               Params(48, 12, 16, 40, 1, 1, 2),  // strided 1x1, merged rows
+                              // AVX512-BF16 pixel lists, 8 blocks in chunks
+                              Params(32, 7, 7, 128, 3, 3, 1, 1, 1),
                               Params(3, 20, 22, 32, 7, 7, 2, 1, 3)}) {  // stem
     Problem pr;
     pr.batch = 2;

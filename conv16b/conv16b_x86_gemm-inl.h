@@ -116,7 +116,9 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
     if (ky + 1 < ky_end) row += ky_bytes;
   }
   if constexpr (HasFusedStore<Dot>::value) {
-    if (a.fused != nullptr) return Dot::template StoreFused<M, NV>(acc, *a.fused, x, c);
+    if (a.fused != nullptr) {
+      return Dot::template StoreFused<M, NV>(acc, *a.fused, [x](int m) { return x + m; }, c);
+    }
   }
   const size_t ld = a.nblocks * 16;
   float* out = a.out + x * ld + c;
@@ -124,6 +126,67 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
   for (int m = 0; m < M; ++m)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + m * ld + v * 16, acc[m][v]);
+}
+
+// Tile over a list of a.width <= kListM pixels (GemmRowArgs::offsets),
+// NV blocks, taps [ky_begin, ky_end) x [kx_begin, kx_end), stored through
+// Dot::StoreFused to dst pixels a.pixels[m]. Pixel m's pairs are read at
+// p + d[m] (p: pixel 0's running address, d[m] a byte distance), one
+// general register per pixel as in Tile.
+constexpr int kListM = static_cast<int>(kListPixels);
+
+template <class Dot, int M, int NV>
+void ListTile(const GemmRowArgs& a, const uint16_t* weight, size_t block_stride, size_t c) {
+  __m512 acc[M][NV];
+#pragma GCC unroll 6
+  for (int m = 0; m < M; ++m)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_setzero_ps();
+  ptrdiff_t d[M];
+#pragma GCC unroll 6
+  for (int m = 0; m < M; ++m) {
+    d[m] = (static_cast<ptrdiff_t>(a.offsets[m]) - static_cast<ptrdiff_t>(a.offsets[0])) *
+           static_cast<ptrdiff_t>(sizeof(uint16_t));
+  }
+  const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
+  const size_t kx_end = a.kx_end < a.kernel_x ? a.kx_end : a.kernel_x;
+  const size_t tap_elements = a.pairs * 32;
+  const uint16_t* w = weight + (a.ky_begin * a.kernel_x + a.kx_begin) * tap_elements;
+  const size_t w_skip = (a.kernel_x - (kx_end - a.kx_begin)) * tap_elements;
+  const size_t ky_bytes = a.ky_stride * sizeof(uint16_t), kx_bytes = a.kx_stride * sizeof(uint16_t);
+  const char* row = reinterpret_cast<const char*>(a.src + a.offsets[0] + a.ky_begin * a.ky_stride +
+                                                  a.kx_begin * a.kx_stride);
+  for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
+    const char* tap = row;
+    for (size_t kx = a.kx_begin; kx < kx_end; ++kx) {
+      const char* p = tap;
+      if (kx + 1 < kx_end) tap += kx_bytes;
+      for (size_t q = 0; q < a.pairs; ++q, w += 32, p += 4) {
+        typename Dot::W wv[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) wv[v] = Dot::LoadW(w + v * block_stride);
+#pragma GCC unroll 6
+        for (int m = 0; m < M; ++m) {
+          const typename Dot::S sv =
+              Dot::Broadcast(reinterpret_cast<const uint16_t*>(p + d[m]));
+#pragma GCC unroll 4
+          for (int v = 0; v < NV; ++v) acc[m][v] = Dot::Accumulate(acc[m][v], sv, wv[v]);
+        }
+      }
+    }
+    if (ky + 1 < ky_end) {
+      row += ky_bytes;
+      w += w_skip;
+    }
+  }
+  Dot::template StoreFused<M, NV>(acc, *a.fused, [&a](int m) { return a.pixels[m]; }, c);
+}
+
+template <class Dot, size_t... M>
+constexpr std::array<void (*)(const GemmRowArgs&, const uint16_t*, size_t, size_t),
+                     sizeof...(M) + 1>
+ListTileTable(std::index_sequence<M...>) {
+  return {nullptr, ListTile<Dot, static_cast<int>(M) + 1, 4>...};
 }
 
 constexpr int kTileM = 12;
@@ -201,6 +264,16 @@ void GemmRowTiles(const GemmRowArgs& a) {
 
 template <class Dot>
 void GemmRow(const GemmRowArgs& a) {
+  if constexpr (HasFusedStore<Dot>::value && TileM4<Dot>::value >= kListM) {
+    if (a.offsets != nullptr) {
+      static constexpr auto kTiles = ListTileTable<Dot>(std::make_index_sequence<kListM>());
+      const size_t block_stride = a.kernel_y * a.kernel_x * a.pairs * 32;
+      for (size_t nb = 0; nb < a.nblocks; nb += 4) {
+        kTiles[a.width](a, a.weight + nb * block_stride, block_stride, nb * 16);
+      }
+      return;
+    }
+  }
   if (a.half_last) return GemmRowTiles<Dot, true>(a);
   GemmRowTiles<Dot, false>(a);
 }
