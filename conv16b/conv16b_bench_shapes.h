@@ -74,11 +74,8 @@ inline conv16b_check::Problem MakeProblem(const Shape& s,
   return pr;
 }
 
-// 2 FLOPs per multiply-add.
-inline double Flops(const conv16b_check::Problem& pr) {
-  const ConvParams& p = pr.p;
-  return 2.0 * pr.batch * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX * (p.srcC / p.group);
-}
+// 2 FLOPs per multiply-add of conv16b_check::Macs.
+inline double Flops(const conv16b_check::Problem& pr) { return 2.0 * conv16b_check::Macs(pr); }
 
 // The timed loop of both benchmarks: conv.Forward(src, buf, dst) per
 // iteration, FLOP/s and the selected algorithm as label. False (the

@@ -1,6 +1,7 @@
 #include "conv16b/conv16b_check.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +11,26 @@
 
 namespace synops {
 namespace conv16b_check {
+
+double Macs(const Problem& problem) {
+  const ConvParams& p = problem.p;
+  // Output positions times the kernel taps inside, along one axis.
+  const auto inside = [](size_t out, size_t stride, size_t pad, size_t dilation, size_t kernel,
+                         size_t size) {
+    double taps = 0;
+    for (size_t o = 0; o < out; ++o) {
+      for (size_t k = 0; k < kernel; ++k) {
+        const ptrdiff_t at = static_cast<ptrdiff_t>(o * stride + k * dilation) -
+                             static_cast<ptrdiff_t>(pad);
+        if (at >= 0 && at < static_cast<ptrdiff_t>(size)) taps += 1;
+      }
+    }
+    return taps;
+  };
+  return static_cast<double>(problem.batch) * p.dstC * (p.srcC / p.group) *
+         inside(p.dstH, p.strideY, p.padY, p.dilationY, p.kernelY, p.srcH) *
+         inside(p.dstW, p.strideX, p.padX, p.dilationX, p.kernelX, p.srcW);
+}
 
 void SetOutputSize(ConvParams* p) {
   auto out = [](size_t src, size_t pad0, size_t pad1, size_t k, size_t d, size_t s) -> size_t {

@@ -83,8 +83,7 @@ class Conv16bDriver : public OpDriver {
       convs_[spec.name] = std::move(conv);
     }
     dst_.resize(geometry.dst_bytes);
-    macs_ = static_cast<double>(pr_.batch) * p.dstC * p.dstH * p.dstW * p.kernelY * p.kernelX *
-            (p.srcC / p.group);
+    macs_ = conv16b_check::Macs(pr_);
     bytes_ =
         static_cast<double>(geometry.src_bytes + geometry.dst_bytes + geometry.weight_count * 2);
     return absl::OkStatus();
