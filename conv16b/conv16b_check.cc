@@ -14,22 +14,20 @@ namespace conv16b_check {
 
 double Macs(const Problem& problem) {
   const ConvParams& p = problem.p;
-  // Output positions times the kernel taps inside, along one axis.
-  const auto inside = [](size_t out, size_t stride, size_t pad, size_t dilation, size_t kernel,
-                         size_t size) {
-    double taps = 0;
-    for (size_t o = 0; o < out; ++o) {
-      for (size_t k = 0; k < kernel; ++k) {
-        const ptrdiff_t at = static_cast<ptrdiff_t>(o * stride + k * dilation) -
-                             static_cast<ptrdiff_t>(pad);
-        if (at >= 0 && at < static_cast<ptrdiff_t>(size)) taps += 1;
-      }
-    }
-    return taps;
-  };
-  return static_cast<double>(problem.batch) * p.dstC * (p.srcC / p.group) *
-         inside(p.dstH, p.strideY, p.padY, p.dilationY, p.kernelY, p.srcH) *
-         inside(p.dstW, p.strideX, p.padX, p.dilationX, p.kernelX, p.srcW);
+  // The kernel rows inside summed over the output rows, times the same for
+  // the columns (the taps skipped are those of conv16b_internal::TapRange).
+  double rows = 0, cols = 0;
+  for (size_t oy = 0; oy < p.dstH; ++oy) {
+    size_t b, e;
+    conv16b_internal::TapRows(p, oy, &b, &e);
+    rows += static_cast<double>(e - b);
+  }
+  for (size_t ox = 0; ox < p.dstW; ++ox) {
+    size_t b, e;
+    conv16b_internal::TapCols(p, ox, &b, &e);
+    cols += static_cast<double>(e - b);
+  }
+  return static_cast<double>(problem.batch) * p.dstC * (p.srcC / p.group) * rows * cols;
 }
 
 void SetOutputSize(ConvParams* p) {

@@ -126,8 +126,8 @@ class NhwcGemm : public PackedGemm {
  private:
   static constexpr size_t kMergedWidth = 48;  // 4 tiles of 12 pixels
 
-  // A tile of the pixel lists (GemmRowArgs::offsets).
-  struct ListTile {
+  // One tile of the pixel lists (GemmRowArgs::offsets), as x86_gemm::ListTile runs it.
+  struct PixelList {
     size_t m, ky_begin, ky_end, kx_begin, kx_end;
     size_t offsets[kListPixels], pixels[kListPixels];
   };
@@ -166,7 +166,7 @@ class NhwcGemm : public PackedGemm {
     for (const Group& gp : groups) {
       const size_t n = gp.pixels.size(), count = (n + kListPixels - 1) / kListPixels;
       for (size_t t = 0, i = 0; t < count; ++t) {
-        ListTile tile{};
+        PixelList tile{};
         tile.m = n / count + (t < n % count ? 1 : 0);
         tile.ky_begin = gp.kyb;
         tile.ky_end = gp.kye;
@@ -198,7 +198,7 @@ class NhwcGemm : public PackedGemm {
           a.weight = GroupWeights(gr) + w0 * BlockElements();
           fused->channel_base = gr * geo_.ocg + w0 * 16;
           fused->dst = dst + (n * p.dstH * p.dstW * p.dstC + fused->channel_base) * es;
-          for (const ListTile& t : lists_) {
+          for (const PixelList& t : lists_) {
             a.width = t.m;
             a.offsets = t.offsets;
             a.pixels = t.pixels;
@@ -222,7 +222,7 @@ class NhwcGemm : public PackedGemm {
   size_t merge_ = 1;  // output rows per row call
   size_t chunk_ = SIZE_MAX;  // blocks per row call (RunRows)
   size_t wchunk_ = SIZE_MAX;  // blocks per pass over every output row (RunRows)
-  std::vector<ListTile> lists_;  // BuildLists: Forward through them where fused
+  std::vector<PixelList> lists_;  // BuildLists: Forward through them where fused
 };
 
 // The FP32 variants (x86 without AVX-512): the weights widened to FP32 at

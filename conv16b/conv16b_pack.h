@@ -111,10 +111,9 @@ class PackedGemm : public Algorithm {
             if (fused != nullptr) {
               fused->channel_base = gr * geo_.ocg + c0;
               fused->dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg + c0) * es;
-              row(a);
-              continue;
             }
             row(a);
+            if (fused != nullptr) continue;  // the row stored them
             const size_t nc = geo_.ocg - c0 < ld ? geo_.ocg - c0 : ld;
             for (size_t r = 0; r < count; ++r) {
               store(geo_, e, a.out + r * p.dstW * ld, ld, n, oy + r, gr * geo_.ocg + c0, nc,
