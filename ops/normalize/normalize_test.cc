@@ -213,8 +213,8 @@ TEST_P(NormalizeVariant, InPlace) {
 }
 
 // The detected cache sizes choose the NCHW chunk (down to one vector of
-// positions), the few-positions path and streaming: every choice within
-// the bound, in place too.
+// positions), the few-positions path, streaming and the direction of V4's
+// NHWC norms pass: every choice within the bound, in place too.
 TEST_P(NormalizeVariant, AnyCacheSizes) {
   const CacheSizes tiny = {size_t{4} << 10, size_t{16} << 10, 0};
   const CacheSizes huge = {size_t{1} << 30, size_t{1} << 30, 0};
