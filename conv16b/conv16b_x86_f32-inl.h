@@ -23,6 +23,7 @@
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_internal.h"
 #include "core/exp_constants.h"
+#include "core/strided_addresses.h"
 #include "conv16b/conv16b_kernels.h"
 
 namespace synops {
@@ -692,60 +693,6 @@ __attribute__((always_inline)) inline void ForEachIndex(F&& f) {
   ForEachIndexOf(f, std::make_integer_sequence<int, N>());
 }
 
-// Column addresses of the sliding tiles: column i of a kernel row at b0 +
-// i * step bytes, for i < 17, as base + index * {1, 2, 4, 8} from two bases
-// (b0 and b8 = b0 + 8 * step) and four index registers (step, 3, 5 and 7
-// times it), held over the whole tile: per kernel row two base pointers
-// instead of one per 3 columns. The empty asm keeps the indexes and bases
-// opaque, or GCC folds them back into a pointer per column (address
-// arithmetic on the ALU ports the vector work needs, and spills). AVX2 3x3
-// stride-2 tile of 8 pixels alone over L1 on Sapphire Rapids: 46-50 ->
-// 57-62 GFLOP/s.
-class Columns {
- public:
-  explicit Columns(size_t step) : i1_(step), i3_(3 * step), i5_(5 * step), i7_(7 * step) {
-    asm("" : "+r"(i1_), "+r"(i3_), "+r"(i5_), "+r"(i7_));
-  }
-  struct Row {
-    const char* b0;
-    const char* b8;
-  };
-  Row At(const void* column0) const {
-    Row r{static_cast<const char*>(column0), static_cast<const char*>(column0) + 8 * i1_};
-    asm("" : "+r"(r.b0), "+r"(r.b8));
-    return r;
-  }
-  template <int kI>
-  __attribute__((always_inline)) const char* Column(const Row& r) const {
-    static_assert(kI >= 0 && kI <= 16, "columns 0..16");
-    const char* b = kI < 8 ? r.b0 : r.b8;
-    constexpr int kJ = kI < 8 ? kI : kI - 8;
-    switch (kJ) {
-      case 0:
-        return b;
-      case 1:
-        return b + i1_;
-      case 2:
-        return b + 2 * i1_;
-      case 3:
-        return b + i3_;
-      case 4:
-        return b + 4 * i1_;
-      case 5:
-        return b + i5_;
-      case 6:
-        return b + 2 * i3_;
-      case 7:
-        return b + i7_;
-      default:
-        return b + 8 * i1_;
-    }
-  }
-
- private:
-  size_t i1_, i3_, i5_, i7_;
-};
-
 // A source column of zeros: the left padding of GemmRowF32Args::lead_zero.
 alignas(64) constexpr uint16_t kZeroColumn[32] = {};
 
@@ -792,12 +739,12 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
   constexpr int kColumns = S * (M - 1) + K;
   const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
   const bool next = x0 + M < a.width;  // another tile follows in this row
-  static_assert(kColumns <= 17, "Columns addresses columns 0..16");
-  const Columns columns(csb);
+  static_assert(kColumns <= 17, "StridedAddresses reaches columns 0..16");
+  const StridedAddresses columns(csb);
   Bf16x2Channels<V, Sink, M>(a, x0, c0, c1, [&](const TileRows<uint16_t>& src, size_t c, T* acc0,
                                                 T* acc1) __attribute__((always_inline)) {
     for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
-      const Columns::Row row = columns.At(src.Row(ky) + c);
+      const StridedAddresses::Bases row = columns.From(src.Row(ky) + c);
       if (next) PrefetchColumns(src.Row(ky) + c, S * M * csb, csb, kColumns);
       const uint16_t* w = a.weight16 + ky * K * channels + c;
       T w0[K], w1[K];
@@ -809,7 +756,7 @@ void DepthwiseSlideTileBf16x2(const GemmRowF32Args& a, size_t x0, size_t c0, siz
       }
       ForEachIndex<kColumns>([&](auto i_) __attribute__((always_inline)) {
         constexpr int i = decltype(i_)::value;
-        const T sr = V::LoadPairs(reinterpret_cast<const uint16_t*>(columns.Column<i>(row)));
+        const T sr = V::LoadPairs(reinterpret_cast<const uint16_t*>(columns.At<i>(row)));
         const T s0 = V::EvenOf(sr), s1 = V::OddOf(sr);
         // Pixel m = (i - kx) / S: the larger kx first, so each pixel's
         // taps arrive in increasing kx over consecutive i.
@@ -1071,10 +1018,10 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
   constexpr bool kLead = S == 2 && std::is_same_v<Src, uint16_t>;
   const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(Src);
   const Src* const* rows = SourceRows(a, static_cast<const Src*>(nullptr));
-  static_assert(kColumns <= 17, "Columns addresses columns 0..16");
+  static_assert(kColumns <= 17, "StridedAddresses reaches columns 0..16");
   static_assert(!kLead || V::kLanes * sizeof(Src) <= sizeof(kZeroColumn), "a zero column");
   const Sink sink(a);
-  const Columns columns(csb);
+  const StridedAddresses columns(csb);
   const LeadColumns lead(kLead ? a.lead_zero : 0, cs, x0 == 0);
   // Another tile follows in this row, from beyond the L2 (a.prefetch).
   const bool next = kLead && a.prefetch != 0 && x0 + M < a.width;
@@ -1087,7 +1034,7 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
       // kLead: from column 1 (Column<i - 1>), column 0 by lead.Column0.
       const Src* base = rows[ky] + S * x0 * cs + c;
       if constexpr (kLead) base += lead.first;
-      const Columns::Row row = columns.At(base);
+      const StridedAddresses::Bases row = columns.From(base);
       // The next tile's columns, once per 64-byte line of each (32
       // channels): Zen 5, conv16b_bench AVX2 3x3 s2 96ch 112x112, three
       // alternating rounds, 55.5-56.2 -> 58.3-59.0 GFLOP/s (for every
@@ -1101,11 +1048,11 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
         constexpr int i = decltype(i_)::value;
         const Src* p;
         if constexpr (!kLead) {
-          p = reinterpret_cast<const Src*>(columns.Column<i>(row));
+          p = reinterpret_cast<const Src*>(columns.At<i>(row));
         } else if constexpr (i == 0) {
           p = lead.Column0(base);
         } else {
-          p = reinterpret_cast<const Src*>(columns.Column<(i > 0 ? i - 1 : 0)>(row));
+          p = reinterpret_cast<const Src*>(columns.At<(i > 0 ? i - 1 : 0)>(row));
         }
         T sv;
         if constexpr (std::is_same_v<Src, float>) {

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "core/exp_constants.h"
@@ -64,10 +65,12 @@ using exp_constants::kLn2Hi;
 using exp_constants::kLn2Lo;
 using exp_constants::kLog2e;
 
-// Calls f(0), ..., f(K - 1), unrolled at compile time.
+// Calls f(0), ..., f(K - 1), unrolled at compile time. Each index is a
+// std::integral_constant: a size_t parameter takes its value, an auto one
+// can use it as a template argument (decltype(i)::value).
 template <class F, size_t... I>
 HWY_INLINE void UnrollImpl(F&& f, std::index_sequence<I...>) {
-  (f(I), ...);
+  (f(std::integral_constant<size_t, I>{}), ...);
 }
 template <size_t K, class F>
 HWY_INLINE void Unroll(F&& f) {

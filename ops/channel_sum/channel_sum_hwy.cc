@@ -9,6 +9,7 @@
 #include "bf16/bf16_hwy-inl.h"
 #include "core/cpu.h"
 #include "core/hwy_math-inl.h"
+#include "core/strided_addresses.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "ops/channel_sum/channel_sum_kernels.h"
@@ -272,14 +273,20 @@ HWY_NOINLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n,
     v[r] = _mm512_add_ps(v[r], _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
     v[r] = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_and_si512(w, high)), one, v[r]);
   };
+  // Row r of the group at rows.At<r> (16 row offsets in 6 registers).
+  const StridedAddresses rows(n * sizeof(uint16_t));
   for (size_t k = 0; k < full; ++k) {
-    hmath::Unroll<16>([&](size_t r) HWY_ATTR __attribute__((always_inline)) {
-      add_words(r, _mm512_loadu_si512(src + r * n + 32 * k));
+    const StridedAddresses::Bases at = rows.From(src + 32 * k);
+    hmath::Unroll<16>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
+      __m512i w = _mm512_loadu_si512(rows.At<decltype(r)::value>(at));
+      asm("" : "+v"(w));  // one load for both halves (not folded into each)
+      add_words(r, w);
     });
   }
   if (tail != 0) {
-    hmath::Unroll<16>([&](size_t r) HWY_ATTR __attribute__((always_inline)) {
-      add_words(r, _mm512_maskz_loadu_epi16(tail, src + r * n + 32 * full));
+    const StridedAddresses::Bases at = rows.From(src + 32 * full);
+    hmath::Unroll<16>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
+      add_words(r, _mm512_maskz_loadu_epi16(tail, rows.At<decltype(r)::value>(at)));
     });
   }
   const auto add = [](__m512 a, __m512 b) HWY_ATTR __attribute__((always_inline)) {
@@ -308,17 +315,22 @@ HWY_NOINLINE void SumShortRows8(const uint16_t* HWY_RESTRICT src, size_t n,
     v[r] = _mm256_add_ps(v[r], _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
     v[r] = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(w, high)), one, v[r]);
   };
-  const auto load = [&](const uint16_t* p) HWY_ATTR __attribute__((always_inline)) {
+  const auto load = [&](const char* p) HWY_ATTR __attribute__((always_inline)) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   };
+  const StridedAddresses rows(n * sizeof(uint16_t));
   for (size_t k = 0; k < full; ++k) {
-    hmath::Unroll<8>([&](size_t r) HWY_ATTR __attribute__((always_inline)) {
-      add_words(r, load(src + r * n + 16 * k));
+    const StridedAddresses::Bases at = rows.From(src + 16 * k);
+    hmath::Unroll<8>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
+      __m256i w = load(rows.At<decltype(r)::value>(at));
+      asm("" : "+x"(w));
+      add_words(r, w);
     });
   }
   if (t != 0) {
-    hmath::Unroll<8>([&](size_t r) HWY_ATTR __attribute__((always_inline)) {
-      add_words(r, _mm256_and_si256(load(src + r * n + n - 16), tail));
+    const StridedAddresses::Bases at = rows.From(src + n - 16);
+    hmath::Unroll<8>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
+      add_words(r, _mm256_and_si256(load(rows.At<decltype(r)::value>(at)), tail));
     });
   }
   _mm256_storeu_ps(sum, hmath::Reduce8Sum(v));
