@@ -248,8 +248,8 @@ HWY_INLINE void SumFewChannelsNhwc(const uint16_t* HWY_RESTRICT src, size_t chan
 }
 
 #if HWY_TARGET == HWY_AVX3
-// NCHW short rows (7x7 and smaller maps; any below 1024 elements in the
-// L1, see ChannelSum16bHwy), 16 rows at a time (8 on AVX2, below), not
+// NCHW short rows (below 1024 elements, see ChannelSum16bHwy), 16 rows at
+// a time (8 on AVX2, below), not
 // inlined (inlined, its 16 sums and row pointers spilled in the caller):
 // SumRow's per-row horizontal sum and 8-lane steps were most of their time.
 // Each row is read as 32-bit words, 32 elements per load (the last load
