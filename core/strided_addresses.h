@@ -16,7 +16,8 @@ namespace synops {
 // rows, every other row's offset in a vector register or on the stack).
 // Measured: the AVX2 3x3 stride-2 depthwise tile of conv16b (columns),
 // alone over L1 on Sapphire Rapids, 46-50 -> 57-62 GFLOP/s; channel_sum's
-// NCHW short rows (16 rows), Zen 5, 512 channels x 7x7 615-630 -> 451-464 ns.
+// NCHW short rows (16 rows, one load per vector), Zen 5, channel_sum_bench,
+// 512 channels x 7x7 623-627 -> 541 ns.
 class StridedAddresses {
  public:
   // (Each index from the step by a different operation and its own empty
