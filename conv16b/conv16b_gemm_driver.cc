@@ -53,14 +53,30 @@ class NhwcGemm : public PackedGemm {
               p.padX == 0 && p.padH == 0 && p.padW == 0 && g.icg % 2 == 0;
     nblocks_ = (g.ocg + 15) / 16;
     // A 1x1 stride-1 convolution without padding reads its output rows'
-    // sources one after another: narrow rows are merged into one row call
-    // of at least kMergedWidth pixels, so the tiles are full width (14x14:
+    // sources one after another: rows are merged into one row call of at
+    // least kMergedWidth pixels, so the tiles are full width (14x14:
     // 12-pixel tiles with 24 accumulators instead of 7 + 7 with 14) and
     // the weights are streamed through once per merged row, with the sums
-    // in at most a quarter of the detected L2.
-    if (RowsMergeable(p) && p.dstW < kMergedWidth) {
-      merge_ = std::min({(kMergedWidth + p.dstW - 1) / p.dstW,
-                         RowsInQuarterL2(p.dstW * nblocks_ * 16 * sizeof(float)), p.dstH});
+    // in at most a quarter of the detected L2. Where it fits, the merged
+    // width is a multiple of kMergedMultiple pixels, so every tile is full
+    // (56-pixel rows as 6 + ... + 6 + 5 x 4 had the 5-pixel tiles' set-up
+    // and epilogue for fewer products; 3 rows are 28 x 6). Zen 5,
+    // conv16b_onednn_bench, GFLOP/s, two rounds: 1x1 256->64 56x56
+    // 495-498 -> 505-512, 64->256 454-460 -> 470-473, 256->256 506-507 ->
+    // 506-519; 1x1 512->512 14x14 (4 rows -> 6) 524-525 -> 526-528,
+    // 1024->256 529-532 -> 535-540.
+    if (RowsMergeable(p)) {
+      const size_t most = std::min(p.dstH, RowsInQuarterL2(p.dstW * nblocks_ * 16 * sizeof(float)));
+      size_t rows = 1;
+      while (rows < kMergedWidth &&
+             (rows * p.dstW % kMergedMultiple != 0 || rows * p.dstW < kMergedWidth)) {
+        ++rows;
+      }
+      if (rows <= most) {
+        merge_ = rows;
+      } else if (p.dstW < kMergedWidth) {
+        merge_ = std::min((kMergedWidth + p.dstW - 1) / p.dstW, most);
+      }
     }
     // Sums of a row call beyond half the L1d (1x1 64->256 56x56: 57 KB)
     // went to L2 and back between the row and its store: row calls of 4
@@ -125,6 +141,7 @@ class NhwcGemm : public PackedGemm {
 
  private:
   static constexpr size_t kMergedWidth = 48;  // 4 tiles of 12 pixels
+  static constexpr size_t kMergedMultiple = 12;  // tiles of 12, 6, 4 or 3 pixels
 
   // One tile of the pixel lists (GemmRowArgs::offsets), as x86_gemm::ListTile runs it.
   struct PixelList {
