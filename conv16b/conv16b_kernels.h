@@ -20,7 +20,22 @@ struct FusedStoreArgs {
   uint8_t* dst;         // output pixel (n, oy, 0), channel channel_base
   size_t pixel_stride;  // dstC
   bool bf16;
+  // Every bias of the layer is zero or at least 2^-100 in magnitude
+  // (BiasZeroOrLarge): a sum that is zero or normal plus such a bias is
+  // never denormal (where they cancel, both are multiples of 2^-124), so a
+  // row whose sums are never denormal (vdpbf16ps flushes them) may round
+  // to BF16 without testing for denormals.
+  bool bias_zero_or_large = false;
 };
+
+// FusedStoreArgs::bias_zero_or_large of these n biases (NaN: false).
+inline bool BiasZeroOrLarge(const float* bias, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const float a = bias[i] < 0.0f ? -bias[i] : bias[i];
+    if (!(a == 0.0f || a >= 0x1p-100f)) return false;
+  }
+  return true;
+}
 
 // One output row of one group: out[x][oc] = sum over (ky, kx, ic) of
 // src[x * pixel_stride + ky * ky_stride + kx * kx_stride + ic] * w, for

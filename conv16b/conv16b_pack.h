@@ -140,6 +140,7 @@ class PackedGemm : public Algorithm {
     f->channels = geo_.ocg;
     f->pixel_stride = p.dstC;
     f->bf16 = p.dstT == DataType::k16b;
+    f->bias_zero_or_large = e.bias != nullptr && BiasZeroOrLarge(e.bias, p.dstC);
     return true;
   }
 

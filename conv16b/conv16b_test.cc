@@ -575,12 +575,15 @@ TEST_P(Conv16bAlgorithm, InfiniteSourceStaysInItsWindows) {
 // BF16 output of values that are FP32 denormals or round across the normal
 // boundary: src is zero, so every output is the bias, and its rounding must
 // be bit-identical to ref::direct (vcvtne2ps2bf16 alone would flush these).
+// Whole blocks of 16 output channels too (32 and 64: the GEMM tiles' fused
+// epilogue, in place and through pixel lists).
 TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
   const uint32_t patterns[] = {0x00000001u, 0x00007FFFu, 0x00008000u, 0x00018000u,
                                0x007FFFFFu, 0x007F8000u, 0x007F7FFFu, 0x00400000u,
                                0x80000001u, 0x807FFFFFu, 0x80008000u, 0x00800000u};
   for (TensorFormat f : {TensorFormat::kNchw, TensorFormat::kNhwc}) {
     for (const ConvParams& shape : {Params(32, 3, 20, 40, 1, 1), Params(64, 4, 5, 24, 3, 3, 1, 1, 1),
+                                    Params(32, 3, 20, 32, 1, 1), Params(64, 4, 5, 64, 3, 3, 1, 1, 1),
                                     Params(12, 4, 9, 12, 3, 3, 1, 1, 1, 12),
                                     Params(40, 5, 40, 40, 3, 3, 2, 1, 1, 40)}) {
       Problem pr = Bf16Source(shape, f, DataType::k16b);
@@ -878,6 +881,24 @@ TEST(Conv16bKernels, AllFiniteFindsEveryInfAndNan) {
 #else
   GTEST_SKIP() << "x86 kernels";
 #endif
+}
+
+// The biases that let the vdpbf16ps rows round without a denormal test:
+// zero, or at least 2^-100 in magnitude; not the float just below it, a
+// denormal, NaN.
+TEST(Conv16bKernels, BiasZeroOrLarge) {
+  using conv16b_internal::BiasZeroOrLarge;
+  const float inf = std::numeric_limits<float>::infinity();
+  for (float b : {0.0f, -0.0f, 0x1p-100f, -0x1p-100f, 1.0f, -3e38f, inf, -inf}) {
+    const float v[3] = {1.0f, b, 0.0f};
+    EXPECT_TRUE(BiasZeroOrLarge(v, 3)) << b;
+  }
+  for (float b : {std::nextafter(0x1p-100f, 0.0f), -0x1.fffffep-101f, 0x1p-126f, 0x1p-149f,
+                  -0x1p-149f, std::numeric_limits<float>::quiet_NaN()}) {
+    const float v[3] = {1.0f, b, 0.0f};
+    EXPECT_FALSE(BiasZeroOrLarge(v, 3)) << b;
+    EXPECT_TRUE(BiasZeroOrLarge(v, 1)) << b;
+  }
 }
 
 // The GEMM row's fused epilogue (NHWC dst, the activations of a few FP32
