@@ -609,7 +609,7 @@ TEST_P(Conv16bAlgorithm, DenormalOutputsRoundLikeRef) {
 }
 
 // Size choices follow the detected caches (DepthwiseF32's bands of output
-// rows, the FP32 GEMM's merged 1x1 rows, the in-place depthwise's whole-row
+// rows, the GEMMs' merged 1x1 rows, the in-place depthwise's whole-row
 // copy): with a tiny L2 (bands of one row), 64 KiB (1x1 128->100 over 6x5:
 // 3 rows merged), a huge one (one band, all 6 rows merged) and a 4 KiB L1d
 // (depthwise s2 over 13 columns: the whole-row BF16 copy instead of the
@@ -631,6 +631,8 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
                               nchw_1x1, grouped, grouped_nchw,
                               Params(64, 9, 13, 64, 3, 3, 1, 1, 1, 4),  // 16-channel groups
                               Params(48, 12, 16, 40, 1, 1, 2),  // strided 1x1, merged rows
+                              // 1x1, rows of 50: merged 6 at a time (300 pixels) + 1
+                              Params(32, 7, 50, 32, 1, 1),
                               // AVX512-BF16 pixel lists, 8 blocks in chunks
                               Params(32, 7, 7, 128, 3, 3, 1, 1, 1),
                               Params(3, 20, 22, 32, 7, 7, 2, 1, 3)}) {  // stem
