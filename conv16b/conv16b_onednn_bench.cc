@@ -1,8 +1,9 @@
 // conv16b next to oneDNN on the shapes of conv16b_bench (conv16b_bench_shapes.h),
 // so one run gives same-machine, same-run ratios (issue 6).
 //
-// Both sides: batch 1, NHWC BF16 source and destination, FP32 bias, Relu,
-// one thread. oneDNN (Debian's libdnnl-dev, OpenMP runtime) chooses its
+// Both sides: batch 1, NHWC BF16 source and destination (Conv16b/, OneDnn/)
+// or FP32 destination (Conv16bF32/, OneDnnF32/: BF16 in, FP32 out), FP32
+// bias, Relu, one thread. oneDNN (Debian's libdnnl-dev, OpenMP runtime) chooses its
 // weights format (format_tag::any); the weights are reordered once, outside
 // the timed loop, as SetParams packs ours outside it. Depthwise shapes are
 // grouped convolutions with groups == channels. Each side's output is checked
@@ -20,6 +21,7 @@
 #include <random>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -41,31 +43,48 @@ using conv16b_bench::Shape;
 using conv16b_bench::Flops;
 using conv16b_bench::MakeProblem;
 
-std::vector<float> Bf16ToFloat(const AlignedVector<uint16_t>& v) {
-  std::vector<float> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    const uint32_t bits = static_cast<uint32_t>(v[i]) << 16;
-    std::memcpy(&out[i], &bits, sizeof(bits));
+// The shape's problem with a BF16 or an FP32 destination (the source BF16).
+conv16b_check::Problem MakeBenchProblem(const Shape& shape, DataType dst) {
+  conv16b_check::Problem pr = MakeProblem(shape);
+  pr.p.dstT = dst;
+  return pr;
+}
+
+size_t DstBytes(const conv16b_check::Problem& pr) {
+  const ConvParams& p = pr.p;
+  return pr.batch * p.dstC * p.dstH * p.dstW * (p.dstT == DataType::k16b ? 2 : 4);
+}
+
+std::vector<float> ToFloat(const AlignedVector<uint8_t>& v, DataType type) {
+  std::vector<float> out(v.size() / (type == DataType::k16b ? 2 : 4));
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (type == DataType::k16b) {
+      uint16_t h;
+      std::memcpy(&h, &v[2 * i], sizeof(h));
+      const uint32_t bits = static_cast<uint32_t>(h) << 16;
+      std::memcpy(&out[i], &bits, sizeof(bits));
+    } else {
+      std::memcpy(&out[i], &v[4 * i], sizeof(float));
+    }
   }
   return out;
 }
 
-// "" if `got` (BF16, NHWC) is within the oracle's bound, else the first
-// mismatch. The oracle is computed once per shape.
+// "" if `got` (NHWC, of pr's dst type) is within the oracle's bound, else
+// the first mismatch. The oracle is computed once per shape and dst type.
 std::string CheckOutput(const Shape& shape, const conv16b_check::Problem& pr,
-                        const AlignedVector<uint16_t>& got) {
-  static auto* oracles = new std::map<const char*, conv16b_check::Oracle>;
-  auto it = oracles->find(shape.label);
-  if (it == oracles->end()) {
-    it = oracles->emplace(shape.label, conv16b_check::ComputeOracle(pr)).first;
-  }
-  const auto mismatch = conv16b_check::CompareToOracle(Bf16ToFloat(got), it->second);
+                        const AlignedVector<uint8_t>& got) {
+  static auto* oracles = new std::map<std::pair<std::string, DataType>, conv16b_check::Oracle>;
+  const auto key = std::make_pair(std::string(shape.label), pr.p.dstT);
+  auto it = oracles->find(key);
+  if (it == oracles->end()) it = oracles->emplace(key, conv16b_check::ComputeOracle(pr)).first;
+  const auto mismatch = conv16b_check::CompareToOracle(ToFloat(got, pr.p.dstT), it->second);
   if (!mismatch) return "";
   return "output outside the SPEC bound: " + mismatch->ToString();
 }
 
-void BM_Conv16b(benchmark::State& state, Shape shape) {
-  const conv16b_check::Problem pr = MakeProblem(shape);
+void BM_Conv16b(benchmark::State& state, Shape shape, DataType dst_type) {
+  const conv16b_check::Problem pr = MakeBenchProblem(shape, dst_type);
   auto conv = Convolution16b::Create(pr.batch, pr.p);
   if (!conv.ok()) {
     state.SkipWithError(std::string(conv.status().message()).c_str());
@@ -79,7 +98,7 @@ void BM_Conv16b(benchmark::State& state, Shape shape) {
   // allocate them.
   const AlignedVector<uint8_t> src(pr.src.begin(), pr.src.end());
   AlignedVector<uint8_t> buf((*conv)->ExternalBufferSize());
-  AlignedVector<uint16_t> dst(pr.p.dstC * pr.p.dstH * pr.p.dstW);
+  AlignedVector<uint8_t> dst(DstBytes(pr));
   if (!(*conv)->Forward(src.data(), buf.data(), dst.data()).ok()) {
     state.SkipWithError("Forward failed");
     return;
@@ -92,11 +111,11 @@ void BM_Conv16b(benchmark::State& state, Shape shape) {
   conv16b_bench::TimeForward(state, **conv, pr, src.data(), buf.data(), dst.data());
 }
 
-void BM_OneDnn(benchmark::State& state, Shape shape) {
+void BM_OneDnn(benchmark::State& state, Shape shape, DataType dst_type) {
   using dnnl::memory;
   using dt = memory::data_type;
   using tag = memory::format_tag;
-  const conv16b_check::Problem pr = MakeProblem(shape);
+  const conv16b_check::Problem pr = MakeBenchProblem(shape, dst_type);
   const ConvParams& p = pr.p;
   static dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(*engine);
@@ -112,7 +131,7 @@ void BM_OneDnn(benchmark::State& state, Shape shape) {
                             dt::bf16, tag::nhwc);
   const memory::desc dst_md({n, oc, static_cast<memory::dim>(p.dstH),
                              static_cast<memory::dim>(p.dstW)},
-                            dt::bf16, tag::nhwc);
+                            p.dstT == DataType::k16b ? dt::bf16 : dt::f32, tag::nhwc);
   const memory::desc bias_md({oc}, dt::f32, tag::a);
   // Our weights: FP32 [kernelY][kernelX][srcC/group][dstC], i.e. hwio, or
   // hwigo (dstC = group x dstC/group) when grouped.
@@ -147,7 +166,7 @@ void BM_OneDnn(benchmark::State& state, Shape shape) {
   memory bias(bias_md, *engine, const_cast<float*>(pr.bias.data()));
   AlignedVector<uint8_t> src_data(pr.src.begin(), pr.src.end());
   memory src(src_md, *engine, src_data.data());
-  AlignedVector<uint16_t> dst_data(pr.batch * p.dstC * p.dstH * p.dstW);
+  AlignedVector<uint8_t> dst_data(DstBytes(pr));
   memory dst(dst_md, *engine, dst_data.data());
   const std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}};
@@ -171,21 +190,24 @@ void BM_OneDnn(benchmark::State& state, Shape shape) {
 void RegisterAll() {
 #if defined(__x86_64__)
   // The compute peaks of this binary: each run's ratios of both libraries
-  // to the bound of the path they ran. FLOPS count every tap of the
-  // padded window; oneDNN skips the taps that fall in the padding (9% of
-  // a 3x3 over 14x14), so its 3x3 layers can show more than the peak.
+  // to the bound of the path they ran. FLOPS count the taps inside the
+  // image (conv16b_check::Macs), as benchdnn does.
   testing::RegisterPeak("Peak/avx512/fma", Isa::kAvx512, conv16b_internal::PeakAvx512, 1 << 16);
   testing::RegisterPeak("Peak/avx512bf16/vdpbf16ps", Isa::kAvx512Bf16,
                         conv16b_internal::PeakAvx512Bf16, 1 << 16);
   testing::RegisterPeak("Peak/amx_bf16/tdpbf16ps", Isa::kAmxBf16, conv16b_internal::amx_bf16::Peak,
                         1 << 14);
 #endif
-  for (const Shape& shape : kShapes) {
-    benchmark::RegisterBenchmark((std::string("Conv16b/") + shape.label).c_str(), BM_Conv16b,
-                                 shape)
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((std::string("OneDnn/") + shape.label).c_str(), BM_OneDnn, shape)
-        ->Unit(benchmark::kMillisecond);
+  for (const DataType dst : {DataType::k16b, DataType::k32f}) {
+    const std::string suffix = dst == DataType::k16b ? "/" : "F32/";
+    for (const Shape& shape : kShapes) {
+      benchmark::RegisterBenchmark(("Conv16b" + suffix + shape.label).c_str(), BM_Conv16b, shape,
+                                   dst)
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("OneDnn" + suffix + shape.label).c_str(), BM_OneDnn, shape,
+                                   dst)
+          ->Unit(benchmark::kMillisecond);
+    }
   }
 }
 
