@@ -324,14 +324,15 @@ HWY_INLINE void SumPositions(const float* HWY_RESTRICT x, size_t channels, size_
 
 // y[c, s] = f(x[c, s...], scale[c], shift[c], s / N) for every channel, the
 // last vector of each row masked. Each row is read before it is written.
-template <size_t kV, class F>
+// kBackward: the last channel first (OutputAll chooses).
+template <size_t kV, bool kBackward, class F>
 HWY_INLINE void OutputPositions(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
                                 const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                                 F f, float* HWY_RESTRICT y) {
   const DF d;
   const size_t N = hn::Lanes(d);
   const auto last = hn::FirstN(d, spatial - (kV - 1) * N);
-  for (size_t c = 0; c < channels; ++c) {
+  const auto row = [&](size_t c) HWY_ATTR __attribute__((always_inline)) {
     const float* HWY_RESTRICT r = x + c * spatial;
     float* HWY_RESTRICT w = y + c * spatial;
     const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift != nullptr ? shift[c] : 0.0f);
@@ -342,6 +343,11 @@ HWY_INLINE void OutputPositions(const float* HWY_RESTRICT x, size_t channels, si
         hn::BlendedStore(f(hn::MaskedLoad(last, d, r + k * N), sc, sh, k), last, d, w + k * N);
       }
     });
+  };
+  if constexpr (kBackward) {
+    for (size_t c = channels; c-- > 0;) row(c);
+  } else {
+    for (size_t c = 0; c < channels; ++c) row(c);
   }
 }
 
@@ -465,12 +471,16 @@ HWY_NOINLINE void FlatOutput(const float* x, size_t periods, size_t spatial,
   const DF d;
   const hn::RebindToSigned<DF> di;
   const size_t N = hn::Lanes(d);
-  for (size_t p = 0; p < periods; ++p) {
+  // Backwards, as V4's output pass: the last vectors the sums read are the
+  // likeliest still in the L1d. Zen 5, normalize_bench AVX-512 NCHW 7x7,
+  // ns, two rounds: V1 256 channels 882-894 -> 860-873, 512 channels
+  // 1826-1829 -> 1776-1787; V2 the same within 2%.
+  for (size_t p = periods; p-- > 0;) {
     const VF sc = hn::LoadU(d, scale + p * N);
     const VF sh = shift != nullptr ? hn::LoadU(d, shift + p * N) : hn::Zero(d);
     const float* r = x + p * spatial * N;  // y == x in place: each vector read, then written
     float* w = y + p * spatial * N;
-    for (size_t j = 0; j < spatial; ++j) {
+    for (size_t j = spatial; j-- > 0;) {
       const auto idx = hn::IndicesFromVec(d, hn::Load(di, rows + j * N));
       hn::StoreU(f(hn::LoadU(d, r + j * N), hn::TableLookupLanes(sc, idx),
                    hn::TableLookupLanes(sh, idx), j),
@@ -520,7 +530,7 @@ HWY_INLINE void SumAll(const float* HWY_RESTRICT x, size_t channels, size_t spat
 // mean (kMean; else zero) and k: `periods` periods flat (mean from the
 // period table in t->mean, k's table filled from `k` first), the rows after
 // them as rows (mean and k: kV vectors).
-template <size_t kV, bool kMean, class G>
+template <size_t kV, bool kMean, bool kBackward, class G>
 HWY_INLINE void OutputAll(const float* x, size_t channels, size_t spatial, size_t periods,
                           const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                           const VF* mean, const VF* k, FlatScratchFor<kV>* t, G g, float* y) {
@@ -541,7 +551,7 @@ HWY_INLINE void OutputAll(const float* x, size_t channels, size_t spatial, size_
           y);
     }
   }
-  OutputPositions<kV>(
+  OutputPositions<kV, kBackward>(
       x + flat * spatial, channels - flat, spatial, scale + flat,
       shift != nullptr ? shift + flat : nullptr,
       [&](VF v, VF sc, VF sh, size_t i) HWY_ATTR __attribute__((always_inline)) {
@@ -550,8 +560,8 @@ HWY_INLINE void OutputAll(const float* x, size_t channels, size_t spatial, size_
       y + flat * spatial);
 }
 
-template <size_t kV>
-HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
+template <size_t kV, bool kBackward>
+HWY_NOINLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
                                const float* HWY_RESTRICT scale, float eps, size_t periods,
                                float* y) {
   const DF d;
@@ -562,7 +572,7 @@ HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(e, k[i])));
   });
-  OutputAll<kV, false>(
+  OutputAll<kV, false, kBackward>(
       x, channels, spatial, periods, scale, nullptr, nullptr, k, &t,
       [](VF v, VF sc, VF, VF, VF kv) HWY_ATTR __attribute__((always_inline)) {
         return hn::Mul(hn::Mul(v, sc), kv);
@@ -570,8 +580,8 @@ HWY_INLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
       y);
 }
 
-template <size_t kV>
-HWY_INLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
+template <size_t kV, bool kBackward>
+HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
                                const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                                float eps, size_t periods, float* y) {
   const DF d;
@@ -590,7 +600,7 @@ HWY_INLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(k[i], n), e)));
   });
-  OutputAll<kV, true>(
+  OutputAll<kV, true, kBackward>(
       x, channels, spatial, periods, scale, shift, mean, k, &t,
       [](VF v, VF sc, VF sh, VF m, VF kv) HWY_ATTR __attribute__((always_inline)) {
         return hn::MulAdd(hn::Mul(hn::Sub(v, m), kv), sc, sh);
@@ -621,14 +631,30 @@ HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
                     spatial <= kMaxFlatPositions &&
                     channels * spatial * sizeof(float) > GetCacheSizes().l1d;
   const size_t periods = flat ? channels / N : 0;
+  // The output pass's rows from the last channel back where the item fits
+  // the L1d (OutputPositions): Zen 5, normalize_bench NCHW 7x7, ns, two
+  // rounds, AVX-512 / AVX2: V1 64 channels 192-193 -> 164-169 / 227 ->
+  // 204-207, V2 64 channels 284-290 -> 262-263 / 385-392 -> 329-331, V2
+  // 128 channels 535-541 -> 517-522 / 735-747 -> 656-657. Beyond it the
+  // rows (read from the L2) ran slower backwards (AVX2 V1 512 x 7x7
+  // 1744-1755 -> 2107-2161, AVX-512 V1 256 x 8x8 0.91 -> 1.01-1.06 us).
+  // Each direction a function of its own (HWY_NOINLINE): both inlined here
+  // made the AVX-512 V2 rows 6-16% slower in either direction.
+  const bool backward = channels * spatial * sizeof(float) <= GetCacheSizes().l1d;
   switch ((spatial + N - 1) / N) {
-#define SYNOPS_FEW_CASE(kV)                                                    \
-  case kV:                                                                     \
-    if (shift != nullptr) {                                                    \
-      V2FewPositions<kV>(x, channels, spatial, scale, shift, eps, periods, y); \
-    } else {                                                                   \
-      V1FewPositions<kV>(x, channels, spatial, scale, eps, periods, y);        \
-    }                                                                          \
+#define SYNOPS_FEW_RUN(kV, kBack)                                                     \
+  if (shift != nullptr) {                                                             \
+    V2FewPositions<kV, kBack>(x, channels, spatial, scale, shift, eps, periods, y);   \
+  } else {                                                                            \
+    V1FewPositions<kV, kBack>(x, channels, spatial, scale, eps, periods, y);          \
+  }
+#define SYNOPS_FEW_CASE(kV)       \
+  case kV:                        \
+    if (backward) {               \
+      SYNOPS_FEW_RUN(kV, true)    \
+    } else {                      \
+      SYNOPS_FEW_RUN(kV, false)   \
+    }                             \
     return true;
     SYNOPS_FEW_CASE(1)
     SYNOPS_FEW_CASE(2)
@@ -639,6 +665,7 @@ HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
     SYNOPS_FEW_CASE(7)
     SYNOPS_FEW_CASE(8)
 #undef SYNOPS_FEW_CASE
+#undef SYNOPS_FEW_RUN
     default:
       return false;
   }
