@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "bf16/bf16.h"
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_bench_shapes.h"
 #include "conv16b/conv16b_check.h"
@@ -61,8 +62,7 @@ std::vector<float> ToFloat(const AlignedVector<uint8_t>& v, DataType type) {
     if (type == DataType::k16b) {
       uint16_t h;
       std::memcpy(&h, &v[2 * i], sizeof(h));
-      const uint32_t bits = static_cast<uint32_t>(h) << 16;
-      std::memcpy(&out[i], &bits, sizeof(bits));
+      out[i] = Bf16ToFp32(h);
     } else {
       std::memcpy(&out[i], &v[4 * i], sizeof(float));
     }
