@@ -1,5 +1,6 @@
 #include "conv16b/conv16b_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "bf16/bf16.h"
 #include "conv16b/conv16b_internal.h"
+#include "core/aligned.h"
 #include "core/status.h"
 
 namespace synops {
@@ -209,22 +211,28 @@ absl::StatusOr<std::vector<float>> Run(const Problem& pr, absl::string_view name
                                          pr.bias.empty() ? nullptr : pr.bias.data(),
                                          pr.params.empty() ? nullptr : pr.params.data()));
   const size_t count = pr.batch * pr.p.dstC * pr.p.dstH * pr.p.dstW;
-  std::vector<uint8_t> dst(count * (pr.p.dstT == DataType::k16b ? 2 : 4) + 64, 0xA5);
-  std::vector<uint8_t> buf(with_buf ? conv->ExternalBufferSize() : 0, 0xFF);
-  SYNOPS_RETURN_IF_ERROR(conv->Forward(pr.src.data(), with_buf ? buf.data() : nullptr, dst.data()));
   const size_t bytes = count * (pr.p.dstT == DataType::k16b ? 2 : 4);
-  for (size_t i = bytes; i < dst.size(); ++i) {
-    if (dst[i] != 0xA5) return absl::InternalError("wrote past the end of dst");
+  AlignedVector<uint8_t> src(pr.misalign + pr.src.size());
+  std::copy(pr.src.begin(), pr.src.end(), src.begin() + pr.misalign);
+  AlignedVector<uint8_t> dst_store(pr.misalign + bytes + 64, 0xA5);
+  uint8_t* dst = dst_store.data() + pr.misalign;
+  std::vector<uint8_t> buf(with_buf ? conv->ExternalBufferSize() : 0, 0xFF);
+  SYNOPS_RETURN_IF_ERROR(
+      conv->Forward(src.data() + pr.misalign, with_buf ? buf.data() : nullptr, dst));
+  for (size_t i = 0; i < dst_store.size(); ++i) {
+    if (dst_store[i] != 0xA5 && (i < pr.misalign || i >= pr.misalign + bytes)) {
+      return absl::InternalError("wrote outside dst");
+    }
   }
   std::vector<float> out(count);
   if (pr.p.dstT == DataType::k16b) {
     for (size_t i = 0; i < count; ++i) {
       uint16_t h;
-      std::memcpy(&h, dst.data() + 2 * i, 2);
+      std::memcpy(&h, dst + 2 * i, 2);
       out[i] = Bf16ToFp32(h);
     }
   } else {
-    std::memcpy(out.data(), dst.data(), count * 4);
+    std::memcpy(out.data(), dst, count * 4);
   }
   return out;
 }

@@ -25,6 +25,9 @@ struct Problem {
   ConvParams p;
   std::vector<float> weight, bias, params;
   std::vector<uint8_t> src;
+  // Run places src and dst this many bytes past a 64-byte boundary (0:
+  // aligned, as the benchmarks; a kernel may choose its tiles by it).
+  size_t misalign = 0;
 };
 
 // dstH/dstW from the rest of the geometry (0 if the kernel does not fit).

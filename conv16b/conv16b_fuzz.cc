@@ -93,11 +93,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::swap(pr.params[0], pr.params[1]);
   }
   if (in.Bool()) pr.bias.clear();  // nullptr bias: zeros
+  // src and dst this many bytes past a 64-byte boundary (the AVX2 3x3
+  // stride-2 depthwise tiles choose by their alignment).
+  constexpr size_t kMisalign[] = {0, 4, 16, 32};
+  pr.misalign = kMisalign[in.Pick(4)];
 
   // The algorithms below are built under these caches (their chunks,
   // merged rows and bands are chosen at construction).
   const fuzz::SmallCaches caches(in);
-  const std::string problem = conv16b_check::ProblemString(pr);
+  const std::string problem =
+      conv16b_check::ProblemString(pr) + " misalign " + std::to_string(pr.misalign);
   const conv16b_check::Oracle oracle = conv16b_check::ComputeOracle(pr);
   auto geometry = conv16b_internal::Validate(pr.batch, p);
   if (!geometry.ok()) fuzz::Fail(problem, "validate", std::string(geometry.status().message()));

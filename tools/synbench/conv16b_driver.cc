@@ -19,6 +19,7 @@
 #include "conv16b/conv16b.h"
 #include "conv16b/conv16b_check.h"
 #include "conv16b/conv16b_internal.h"
+#include "core/aligned.h"
 #include "tools/synbench/driver.h"
 
 namespace synops {
@@ -82,6 +83,8 @@ class Conv16bDriver : public OpDriver {
                                              pr_.params.empty() ? nullptr : pr_.params.data()));
       convs_[spec.name] = std::move(conv);
     }
+    // 64-byte aligned, as conv16b_bench's (conv16b_check::Run's, misalign 0).
+    src_.assign(pr_.src.begin(), pr_.src.end());
     dst_.resize(geometry.dst_bytes);
     macs_ = conv16b_check::Macs(pr_);
     bytes_ =
@@ -94,7 +97,7 @@ class Conv16bDriver : public OpDriver {
   void Run(const std::string& kernel) override {
     Convolution16b& conv = *convs_.at(kernel);
     buf_.resize(conv.ExternalBufferSize());
-    (void)conv.Forward(pr_.src.data(), buf_.data(), dst_.data());
+    (void)conv.Forward(src_.data(), buf_.data(), dst_.data());
   }
 
   CheckResult Check(const std::string& kernel) override {
@@ -125,7 +128,8 @@ class Conv16bDriver : public OpDriver {
   conv16b_check::Oracle oracle_;
   std::vector<KernelInfo> kernels_;
   std::map<std::string, std::unique_ptr<Convolution16b>> convs_;
-  std::vector<uint8_t> dst_, buf_;
+  AlignedVector<uint8_t> src_, dst_;
+  std::vector<uint8_t> buf_;
   double macs_ = 0, bytes_ = 0;
 };
 
