@@ -409,6 +409,36 @@ std::vector<Problem> GridProblems() {
   return problems;
 }
 
+// Tensors 4, 16 and 32 bytes past a 64-byte boundary (Run's misalign;
+// the grid's are aligned): the AVX2 3x3 stride-2 depthwise tiles take
+// their 32-byte two-pass tile only where rows and dst are 32-byte aligned,
+// the sliding tile otherwise. Depthwise 3x3 stride 2 with 32, 48 and 64
+// channels, with and without padding, and a dense 3x3 and 1x1.
+TEST_P(Conv16bAlgorithm, MisalignedTensors) {
+  std::mt19937 rng(11);
+  int turn = 0;
+  for (const ConvParams& c :
+       {Params(32, 5, 17, 32, 3, 3, 2, 1, 1, 32), Params(48, 4, 31, 48, 3, 3, 2, 1, 0, 48),
+        Params(64, 3, 30, 64, 3, 3, 2, 1, 1, 64), Params(24, 5, 9, 40, 3, 3, 1, 1, 1),
+        Params(32, 3, 13, 48, 1, 1)}) {
+    for (size_t misalign : {4, 16, 32}) {
+      for (DataType st : {DataType::k32f, DataType::k16b}) {
+        for (DataType dt : {DataType::k32f, DataType::k16b}) {
+          Problem pr;
+          pr.p = c;
+          pr.p.srcF = pr.p.dstF = TensorFormat::kNhwc;
+          pr.p.srcT = st;
+          pr.p.dstT = dt;
+          pr.p.activation = static_cast<Activation>(turn++ % kActivationCount);
+          pr.misalign = misalign;
+          conv16b_check::FillRandom(&pr, false, &rng);
+          Check(pr, false, "misaligned by " + std::to_string(misalign));
+        }
+      }
+    }
+  }
+}
+
 TEST_P(Conv16bAlgorithm, GridAllFormatsAndTypes) {
   std::mt19937 rng(42);
   for (Problem pr : GridProblems()) {

@@ -1073,6 +1073,101 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
   }
 }
 
+// DepthwiseSlideTile at 3x3 stride 2 over BF16 rows read in place, for
+// kEvenOdd traits with 16 registers (AVX2): 2 * kLanes channels at a time
+// in two passes, the even channels then the odd ones (V::EvenOf / OddOf of
+// each column's LoadPairs: a shift and an AND), M accumulators + 3 weights
+// + a column + the AND mask in registers; the even pass's sums wait in
+// memory for the odd pass, and each pixel's 2 * kLanes channels are
+// stored by one StoreEvenOdd (no pack, no permute). On Zen 5 the byte
+// shuffle of WidenBf16 (and the packs of the paired stores) issue on the
+// FMA pipes, while shifts, ANDs, integer adds and compares do not: in a
+// loop of 10 independent FMAs, 12 more vpshufb cost 48% more time, 12
+// vpand or vpaddd 6%. Pixel m still adds its taps in (ky, kx) order.
+// conv16b_bench with SYNOPS_MAX_ISA=avx2 on Zen 5, three alternating
+// rounds: 3x3 s2 576ch 14x14 57.0-57.8 -> 63.4-63.7 GFLOP/s, 96ch
+// 112x112 (beyond the L2) 58.3-59.3 -> 58.4-60.1; 64ch 14x14 (synbench,
+// in L1) 55 -> 59.
+// DepthwiseStride2EvenOddTile's 32-byte loads and stores split no cache
+// line: the rows, the column step and the NHWC dst 32-byte aligned. (A
+// source from malloc, 16 bytes past a 64-byte line, split every other
+// column load: synbench's 3x3 s2 96ch 112x112 ran 62 -> 56 GFLOP/s on Zen
+// 5 with the two-pass tile; the sliding tile's 16-byte loads split none.)
+inline bool EvenOddAligned(const GemmRowF32Args& a) {
+  uintptr_t bits = a.kx_stride * sizeof(uint16_t);
+  for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
+    bits |= reinterpret_cast<uintptr_t>(a.rows16[ky]);
+  }
+  if (a.fused != nullptr) {
+    bits |= reinterpret_cast<uintptr_t>(a.fused->dst) |
+            a.fused->pixel_stride * (a.fused->bf16 ? sizeof(uint16_t) : sizeof(float));
+  }
+  return (bits & 31) == 0;
+}
+
+template <class V, class Sink, int M>
+void DepthwiseStride2EvenOddTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
+  using T = typename V::T;
+  constexpr int K = 3, S = 2, kColumns = S * (M - 1) + K;
+  constexpr size_t kL = V::kLanes;
+  const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
+  const Sink sink(a);
+  const StridedAddresses columns(csb);
+  const LeadColumns lead(a.lead_zero, cs, x0 == 0);
+  // Another tile follows in this row, from beyond the L2 (a.prefetch).
+  const bool next = a.prefetch != 0 && x0 + M < a.width;
+  size_t c = c0;
+  for (; c + 2 * kL <= c1; c += 2 * kL) {
+    T init[2];
+    V::Deinterleave(sink.Init(c), sink.Init(c + kL), &init[0], &init[1]);
+    alignas(64) float even[M][kL];
+    T acc[M];
+    ForEachIndex<2>([&](auto h_) __attribute__((always_inline)) {
+      constexpr bool kOdd = decltype(h_)::value == 1;
+      const auto split = [](T v) __attribute__((always_inline)) {
+        return kOdd ? V::OddOf(v) : V::EvenOf(v);
+      };
+#pragma GCC unroll 8
+      for (int m = 0; m < M; ++m) acc[m] = init[kOdd];
+      for (size_t ky = a.ky_begin; ky < KyEnd(a); ++ky) {
+        // From column 1 (Column<i - 1>), column 0 by lead.Column0.
+        const uint16_t* base = a.rows16[ky] + S * x0 * cs + c + lead.first;
+        const StridedAddresses::Bases row = columns.From(base);
+        // The next tile's columns, once per 64-byte line (DepthwiseSlideTile).
+        if (!kOdd && next && ((c - c0) & 31) == 0) {
+          PrefetchColumns(base, S * M * csb, csb, kColumns);
+        }
+        const uint16_t* w = a.weight16 + ky * K * channels + c;
+        T wv[K];
+#pragma GCC unroll 3
+        for (int kx = 0; kx < K; ++kx) wv[kx] = split(V::LoadPairs(w + kx * channels));
+        ForEachIndex<kColumns>([&](auto i_) __attribute__((always_inline)) {
+          constexpr int i = decltype(i_)::value;
+          const uint16_t* p;
+          if constexpr (i == 0) {
+            p = lead.Column0(base);
+          } else {
+            p = reinterpret_cast<const uint16_t*>(columns.At<(i > 0 ? i - 1 : 0)>(row));
+          }
+          const T sv = split(V::LoadPairs(p));
+#pragma GCC unroll 3
+          for (int kx = K - 1; kx >= 0; --kx) {
+            const int m = (i - kx) / S;
+            if (i >= kx && (i - kx) % S == 0 && m < M) acc[m] = V::MulAdd(sv, wv[kx], acc[m]);
+          }
+        });
+      }
+      if constexpr (!kOdd) {
+#pragma GCC unroll 8
+        for (int m = 0; m < M; ++m) V::Store(even[m], acc[m]);
+      }
+    });
+#pragma GCC unroll 8
+    for (int m = 0; m < M; ++m) sink.StoreEvenOdd(x0 + m, c, V::Load(even[m]), acc[m]);
+  }
+  if (c < c1) DepthwiseSlideTile<V, Sink, K, M, uint16_t, S>(a, x0, c, c1);
+}
+
 using DepthwiseTileFn = void (*)(const GemmRowF32Args&, size_t, size_t, size_t);
 
 template <class V, class Sink, int K, class Src = float, int S = 1, size_t... kIs>
@@ -1187,6 +1282,16 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
       // (4 lanes) was no faster (96ch 112x112 321 -> 328).
       if constexpr (V::kLanes == 8) {
         if (a.kernel_x == 3 && a.pixel_stride == 2 * a.kx_stride) {
+          static constexpr DepthwiseTileFn kEvenOdd[] = {nullptr,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 1>,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 2>,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 3>,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 4>,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 5>,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 6>,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 7>,
+                                                     DepthwiseStride2EvenOddTile<V, Sink, 8>};
+          if (EvenOddAligned(a)) return DepthwiseTiles<8>(a, kEvenOdd, c0, c1);
           static constexpr auto k3s2 =
               SlideTiles<V, Sink, 3, uint16_t, 2>(std::make_index_sequence<8>());
           return DepthwiseTiles<8>(a, k3s2.data(), c0, c1);
