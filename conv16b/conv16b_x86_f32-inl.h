@@ -1177,6 +1177,12 @@ constexpr auto SlideTiles(std::index_sequence<kIs...>) {
 }
 
 template <class V, class Sink, size_t... kIs>
+constexpr auto Stride2EvenOddTiles(std::index_sequence<kIs...>) {
+  return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{
+      nullptr, DepthwiseStride2EvenOddTile<V, Sink, kIs + 1>...};
+}
+
+template <class V, class Sink, size_t... kIs>
 constexpr auto Bf16x2Tiles(std::index_sequence<kIs...>) {
   return std::array<DepthwiseTileFn, sizeof...(kIs) + 1>{nullptr, DepthwiseTileBf16x2<V, Sink, kIs + 1>...};
 }
@@ -1282,16 +1288,9 @@ void DepthwiseChannels(const GemmRowF32Args& a, size_t c0, size_t c1) {
       // (4 lanes) was no faster (96ch 112x112 321 -> 328).
       if constexpr (V::kLanes == 8) {
         if (a.kernel_x == 3 && a.pixel_stride == 2 * a.kx_stride) {
-          static constexpr DepthwiseTileFn kEvenOdd[] = {nullptr,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 1>,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 2>,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 3>,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 4>,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 5>,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 6>,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 7>,
-                                                     DepthwiseStride2EvenOddTile<V, Sink, 8>};
-          if (EvenOddAligned(a)) return DepthwiseTiles<8>(a, kEvenOdd, c0, c1);
+          static constexpr auto kEvenOdd =
+              Stride2EvenOddTiles<V, Sink>(std::make_index_sequence<8>());
+          if (EvenOddAligned(a)) return DepthwiseTiles<8>(a, kEvenOdd.data(), c0, c1);
           static constexpr auto k3s2 =
               SlideTiles<V, Sink, 3, uint16_t, 2>(std::make_index_sequence<8>());
           return DepthwiseTiles<8>(a, k3s2.data(), c0, c1);
