@@ -1073,21 +1073,6 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
   }
 }
 
-// DepthwiseSlideTile at 3x3 stride 2 over BF16 rows read in place, for
-// kEvenOdd traits with 16 registers (AVX2): 2 * kLanes channels at a time
-// in two passes, the even channels then the odd ones (V::EvenOf / OddOf of
-// each column's LoadPairs: a shift and an AND), M accumulators + 3 weights
-// + a column + the AND mask in registers; the even pass's sums wait in
-// memory for the odd pass, and each pixel's 2 * kLanes channels are
-// stored by one StoreEvenOdd (no pack, no permute). On Zen 5 the byte
-// shuffle of WidenBf16 (and the packs of the paired stores) issue on the
-// FMA pipes, while shifts, ANDs, integer adds and compares do not: in a
-// loop of 10 independent FMAs, 12 more vpshufb cost 48% more time, 12
-// vpand or vpaddd 6%. Pixel m still adds its taps in (ky, kx) order.
-// conv16b_bench with SYNOPS_MAX_ISA=avx2 on Zen 5, three alternating
-// rounds: 3x3 s2 576ch 14x14 57.0-57.8 -> 63.4-63.7 GFLOP/s, 96ch
-// 112x112 (beyond the L2) 58.3-59.3 -> 58.4-60.1; 64ch 14x14 (synbench,
-// in L1) 55 -> 59.
 // DepthwiseStride2EvenOddTile's 32-byte loads and stores split no cache
 // line: the rows, the column step and the NHWC dst 32-byte aligned. (A
 // source from malloc, 16 bytes past a 64-byte line, split every other
@@ -1105,6 +1090,21 @@ inline bool EvenOddAligned(const GemmRowF32Args& a) {
   return (bits & 31) == 0;
 }
 
+// DepthwiseSlideTile at 3x3 stride 2 over BF16 rows read in place, for
+// kEvenOdd traits with 16 registers (AVX2): 2 * kLanes channels at a time
+// in two passes, the even channels then the odd ones (V::EvenOf / OddOf of
+// each column's LoadPairs: a shift and an AND), M accumulators + 3 weights
+// + a column + the AND mask in registers; the even pass's sums wait in
+// memory for the odd pass, and each pixel's 2 * kLanes channels are
+// stored by one StoreEvenOdd (no pack, no permute). On Zen 5 the byte
+// shuffle of WidenBf16 (and the packs of the paired stores) issue on the
+// FMA pipes, while shifts, ANDs, integer adds and compares do not: in a
+// loop of 10 independent FMAs, 12 more vpshufb cost 48% more time, 12
+// vpand or vpaddd 6%. Pixel m still adds its taps in (ky, kx) order.
+// conv16b_bench with SYNOPS_MAX_ISA=avx2 on Zen 5, three alternating
+// rounds: 3x3 s2 576ch 14x14 57.0-57.8 -> 63.4-63.7 GFLOP/s, 96ch
+// 112x112 (beyond the L2) 58.3-59.3 -> 58.4-60.1; 64ch 14x14 (synbench,
+// in L1) 55 -> 59.
 template <class V, class Sink, int M>
 void DepthwiseStride2EvenOddTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
