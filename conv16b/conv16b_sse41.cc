@@ -58,8 +58,10 @@ struct Sse41 {
     *odd = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
   }
   static void StoreBf16EvenOdd(uint16_t* p, T even, T odd) {
-    const __m128i o = _mm_slli_epi32(x86_f32::Bf16Lanes(odd), 16);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(x86_f32::Bf16Lanes(even), o));
+    const bool nan = _mm_movemask_ps(_mm_cmpunord_ps(even, odd)) != 0;
+    const __m128i e = nan ? x86_f32::Bf16Lanes(even) : x86_f32::Bf16LanesNotNan(even);
+    const __m128i o = nan ? x86_f32::Bf16Lanes(odd) : x86_f32::Bf16LanesNotNan(odd);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(e, _mm_slli_epi32(o, 16)));
   }
   // Fp32ToBf16 kept as FP32 (the BF16 value's bits in the upper half).
   static T RoundBf16(T v) { return x86_f32::RoundToBf16x4(v); }
@@ -79,8 +81,7 @@ struct Sse41 {
   }
   template <bool kRelu = false>
   static void StoreBf16Split(uint16_t* p0, uint16_t* p1, T v0, T v1) {
-    const __m128i r =
-        _mm_packus_epi32(x86_f32::Bf16Lanes<kRelu>(v0), x86_f32::Bf16Lanes<kRelu>(v1));
+    const __m128i r = x86_f32::PackBf16x8<kRelu>(v0, v1);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p0), r);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p1), _mm_unpackhi_epi64(r, r));
   }
@@ -89,8 +90,7 @@ struct Sse41 {
   }
   template <bool kRelu = false>
   static void StoreBf16x2(uint16_t* p, T v0, T v1) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_packus_epi32(x86_f32::Bf16Lanes<kRelu>(v0),
-                                                                     x86_f32::Bf16Lanes<kRelu>(v1)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x86_f32::PackBf16x8<kRelu>(v0, v1));
   }
   static void StoreBf16x2Relu(uint16_t* p, T v0, T v1) { StoreBf16x2<true>(p, v0, v1); }
 };

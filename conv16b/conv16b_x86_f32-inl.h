@@ -1373,21 +1373,35 @@ void DepthwiseRow(const GemmRowF32Args& a) {
 // kRelu: the rounded bits shifted arithmetically, so a negative value (-0
 // too) is a negative lane, which a pack's unsigned saturation (packus)
 // makes +0: ReLU for sums not yet activated (kReluPack).
+// Bf16LanesNotNan: the same for lanes that hold no NaN (no quieting blend).
+template <bool kRelu = false>
+inline __m128i Bf16LanesNotNan(__m128 v) {
+  const __m128i u = _mm_castps_si128(v);
+  const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+  const __m128i sum = _mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb);
+  return kRelu ? _mm_srai_epi32(sum, 16) : _mm_srli_epi32(sum, 16);
+}
 template <bool kRelu = false>
 inline __m128i Bf16Lanes(__m128 v) {
-  const __m128i u = _mm_castps_si128(v);
-  const __m128i hi = _mm_srli_epi32(u, 16);
-  const __m128i lsb = _mm_and_si128(hi, _mm_set1_epi32(1));
-  const __m128i sum = _mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), lsb);
-  const __m128i rounded = kRelu ? _mm_srai_epi32(sum, 16) : _mm_srli_epi32(sum, 16);
-  const __m128i quiet = _mm_or_si128(hi, _mm_set1_epi32(0x0040));
-  return _mm_blendv_epi8(rounded, quiet, _mm_castps_si128(_mm_cmpunord_ps(v, v)));
+  const __m128i quiet = _mm_or_si128(_mm_srli_epi32(_mm_castps_si128(v), 16), _mm_set1_epi32(0x0040));
+  return _mm_blendv_epi8(Bf16LanesNotNan<kRelu>(v), quiet, _mm_castps_si128(_mm_cmpunord_ps(v, v)));
+}
+// Bf16Lanes of v0 and v1 packed to 8 BF16 values. NaN is rare: one compare
+// finds it in either vector, and only then do the lanes pay for the
+// quieting blend (the SSE4.1 stores; Avx2::PackBf16 likewise).
+template <bool kRelu = false>
+inline __m128i PackBf16x8(__m128 v0, __m128 v1) {
+  if (_mm_movemask_ps(_mm_cmpunord_ps(v0, v1)) != 0) {
+    return _mm_packus_epi32(Bf16Lanes<kRelu>(v0), Bf16Lanes<kRelu>(v1));
+  }
+  return _mm_packus_epi32(Bf16LanesNotNan<kRelu>(v0), Bf16LanesNotNan<kRelu>(v1));
 }
 
 // Bf16Lanes as 4 uint16 in the low 64 bits.
 template <bool kRelu = false>
 inline __m128i ToBf16x4(__m128 v) {
-  return _mm_packus_epi32(Bf16Lanes<kRelu>(v), _mm_setzero_si128());
+  const bool nan = _mm_movemask_ps(_mm_cmpunord_ps(v, v)) != 0;
+  return _mm_packus_epi32(nan ? Bf16Lanes<kRelu>(v) : Bf16LanesNotNan<kRelu>(v), _mm_setzero_si128());
 }
 
 // Output row (n, oy), channels [c0, c0 + nc) of NHWC dst: bias and
