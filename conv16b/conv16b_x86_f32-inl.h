@@ -294,8 +294,14 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
   // kWrap: each pixel's offset from the call's pixel 0 (bytes).
   size_t pix[kWrap ? M : 1];
   if constexpr (kWrap) {
+    // No division where the pixels are one row (row_pixels 0): the tile's
+    // first loads wait for these offsets.
     const size_t rp = a.row_pixels != 0 ? a.row_pixels : SIZE_MAX;
-    size_t r = x0 / rp, col = x0 % rp;
+    size_t r = 0, col = x0;
+    if (a.row_pixels != 0) {
+      r = x0 / rp;
+      col = x0 % rp;
+    }
 #pragma GCC unroll 8
     for (int m = 0; m < M; ++m) {
       pix[m] = (r * a.row_stride + col * a.pixel_stride) * sizeof(float);
