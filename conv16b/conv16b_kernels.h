@@ -45,6 +45,9 @@ inline bool BiasZeroOrLarge(const float* bias, size_t n) {
 // (ky * kernel_x + kx) * 2 * pairs + ic holds the weights of that tap.
 // Pixels of a GemmRowArgs list (offsets, pixels).
 constexpr size_t kListPixels = 6;
+// Pairs per tap of a row with GemmRowArgs::edges at most (the zeros its
+// edge pixels read at the padding columns).
+constexpr size_t kEdgeZeroPairs = 512;
 
 struct GemmRowArgs {
   const uint16_t* src;
@@ -77,6 +80,14 @@ struct GemmRowArgs {
   const size_t* offsets = nullptr;
   const size_t* pixels = nullptr;
   size_t kx_begin = 0, kx_end = SIZE_MAX;
+  // x86 AVX512-BF16 only (MakeNhwcGemm's padded rows read in place), a
+  // single block (nblocks 1), width >= 3, no offsets: with `edges`, `src`
+  // is pixel 1's window at kernel row ky_begin (tap (ky_begin, 0)); every
+  // tap of pixels 1 .. width - 2 lies inside the source, pixel 0 reads
+  // padding (zeros, never addressed) at kernel columns kx < edge_lead and
+  // pixel width - 1 at kx >= edge_tail; pairs <= kEdgeZeroPairs.
+  bool edges = false;
+  size_t edge_lead = 0, edge_tail = SIZE_MAX;
 };
 using GemmRowFn = void (*)(const GemmRowArgs& args);
 

@@ -334,6 +334,26 @@ std::vector<Case> Grid() {
   // Groups of 16 output channels (one vector), a row of 55 = 28 + 27 pixels:
   // the widest single-block tiles of the BF16 GEMM.
   add(1, Params(32, 3, 55, 32, 3, 3, 1, 1, 1, 2));
+  // Single-block groups with padding read in place (GemmRowArgs::edges:
+  // each row's first and last pixels read zeros at the padding columns):
+  // rows of 3 pixels, of 57 = 3 x 19 (a middle tile), 5x5 at stride 2 (two
+  // padding columns), 3x3 at stride 2 with dilation 2, padding on one side
+  // only (left, then right), and 5x5 at stride 1 (padding 2 reaches pixel
+  // 1: the padded copy).
+  add(2, Params(8, 5, 3, 8, 3, 3, 1, 1, 1, 2));
+  add(1, Params(12, 3, 57, 6, 3, 3, 1, 1, 1, 3));
+  add(1, Params(16, 9, 31, 16, 5, 5, 2, 1, 2, 2));
+  add(1, Params(16, 7, 20, 16, 3, 3, 2, 2, 2, 4));
+  ConvParams left_pad = Params(8, 6, 17, 8, 3, 3, 1, 1, 1, 2);
+  left_pad.padW = 0;
+  conv16b_check::SetOutputSize(&left_pad);
+  add(1, left_pad);
+  ConvParams right_pad = left_pad;
+  right_pad.padX = 0;
+  right_pad.padW = 1;
+  conv16b_check::SetOutputSize(&right_pad);
+  add(1, right_pad);
+  add(1, Params(8, 6, 12, 8, 5, 5, 1, 1, 2, 2));
   // Input-channel groups of 32 (the AMX rule), widths around its 16-pixel tiles.
   add(1, Params(64, 5, 19, 40, 3, 3, 1, 1, 1));
   add(2, Params(32, 4, 16, 16, 1, 1));

@@ -3,6 +3,7 @@
 // Included by the per-ISA files, each compiled with its own -m flags.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <type_traits>
@@ -68,6 +69,25 @@ __attribute__((always_inline)) inline void PairStep(__m512 (&acc)[M][NV], const 
   }
 }
 
+// A tile's sums of pixels x.. and the call's channels c.. to a.out, or with
+// a.fused through the epilogue of Dot::StoreFused to the dst (where Dot
+// has one).
+template <class Dot, int M, int NV>
+__attribute__((always_inline)) inline void StoreTile(const GemmRowArgs& a, __m512 (&acc)[M][NV],
+                                                     size_t x, size_t c) {
+  if constexpr (HasFusedStore<Dot>::value) {
+    if (a.fused != nullptr) {
+      return Dot::template StoreFused<M, NV>(acc, *a.fused, [x](int m) { return x + m; }, c);
+    }
+  }
+  const size_t ld = a.nblocks * 16;
+  float* out = a.out + x * ld + c;
+#pragma GCC unroll 28
+  for (int m = 0; m < M; ++m)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + m * ld + v * 16, acc[m][v]);
+}
+
 // Tile of M pixels x NV blocks of 16 output channels; all accumulators stay
 // in registers (6 x 4, 12 x 2 or 28 x 1 of the 32 zmm registers). kHalf:
 // each tap's last pair holds one value (GemmRowArgs::half_last). The sums
@@ -115,17 +135,62 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
     }
     if (ky + 1 < ky_end) row += ky_bytes;
   }
-  if constexpr (HasFusedStore<Dot>::value) {
-    if (a.fused != nullptr) {
-      return Dot::template StoreFused<M, NV>(acc, *a.fused, [x](int m) { return x + m; }, c);
-    }
-  }
-  const size_t ld = a.nblocks * 16;
-  float* out = a.out + x * ld + c;
+  StoreTile<Dot, M, NV>(a, acc, x, c);
+}
+
+// A single block's tile over a padded row read in place (GemmRowArgs::
+// edges; 3 <= M): `src` is the tile's pixel 1 at tap (ky_begin, 0).
+// Pixels 1 .. M - 2 read every tap there, pixel 0 and pixel M - 1 too
+// except, in the row's first and last tiles, at the padding columns: there
+// they read kEdgeZeros, the products (and their order) of the zero-padded
+// copy the other rows read. Pixels 0 and M - 1 have a register each, the
+// others PixelAt's bases from pixel 1. Group 4 3x3 64->64 28x28 (a tile of
+// 28 pixels per row and group) spent 3% of its time copying the source.
+alignas(64) constexpr uint16_t kEdgeZeros[2 * kEdgeZeroPairs] = {};
+
+template <class Dot, int M>
+void EdgeTile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t,
+              size_t x, size_t c) {
+  static_assert(M >= 3, "pixels 0 and M - 1 are not pixel 1");
+  constexpr int kMid = M - 2;
+  __m512 acc[M][1];
 #pragma GCC unroll 28
-  for (int m = 0; m < M; ++m)
+  for (int m = 0; m < M; ++m) acc[m][0] = _mm512_setzero_ps();
+  constexpr int kBases = (kMid + 8) / 9;
+  const size_t ps = a.pixel_stride * sizeof(uint16_t);
+  const size_t stride[4] = {ps, 3 * ps, 5 * ps, 7 * ps};
+  const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
+  const size_t lead = x == 0 ? a.edge_lead : 0;
+  const size_t tail = x + M == a.width ? a.edge_tail : SIZE_MAX;
+  const char* const zeros = reinterpret_cast<const char*>(kEdgeZeros);
+  const uint16_t* w = weight + a.ky_begin * a.kernel_x * a.pairs * 32;
+  const size_t ky_bytes = a.ky_stride * sizeof(uint16_t), kx_bytes = a.kx_stride * sizeof(uint16_t);
+  const char* row = reinterpret_cast<const char*>(src);
+  for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
+    const char* tap = row;  // pixel 1
+    for (size_t kx = 0; kx < a.kernel_x; ++kx) {
+      const char* base[kBases];
+      base[0] = tap;
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + m * ld + v * 16, acc[m][v]);
+      for (int j = 1; j < kBases; ++j) base[j] = base[0] + j * 9 * stride[0];
+      const char* first = kx < lead ? zeros : tap - ps;
+      const char* last = kx >= tail ? zeros : tap + kMid * ps;
+      if (kx + 1 < a.kernel_x) tap += kx_bytes;
+      for (size_t p = 0; p < a.pairs; ++p, w += 32, first += 4, last += 4) {
+        const typename Dot::W wv = Dot::LoadW(w);
+        acc[0][0] = Dot::AccumulateAt(acc[0][0], reinterpret_cast<const uint16_t*>(first), wv);
+#pragma GCC unroll 28
+        for (int m = 0; m < kMid; ++m) {
+          acc[m + 1][0] = Dot::AccumulateAt(acc[m + 1][0], PixelAt<kMid, 1>(base, stride, m), wv);
+        }
+        acc[M - 1][0] = Dot::AccumulateAt(acc[M - 1][0], reinterpret_cast<const uint16_t*>(last), wv);
+#pragma GCC unroll 4
+        for (int j = 0; j < kBases; ++j) base[j] += 4;
+      }
+    }
+    if (ky + 1 < ky_end) row += ky_bytes;
+  }
+  StoreTile<Dot, M, 1>(a, acc, x, c);
 }
 
 // Tile over a list of a.width <= kListM pixels (GemmRowArgs::offsets),
@@ -248,6 +313,14 @@ struct GemmTiles {
   static constexpr size_t kM1 = kHalf ? kTileM : TileM1<Dot>::value;
 };
 
+// EdgeTile<Dot, M> for a single block, M >= 3 (GemmRowArgs::edges rows
+// are at least 3 pixels wide, so RowTiles' balanced tiles are too).
+template <class Dot, size_t... M>
+constexpr std::array<TileFn, sizeof...(M) + 1> EdgeTileTable(std::index_sequence<M...>) {
+  return {nullptr, (M + 1 >= 3 ? EdgeTile<Dot, std::max<int>(static_cast<int>(M) + 1, 3)>
+                               : nullptr)...};
+}
+
 template <class Dot, bool kHalf>
 void GemmRowTiles(const GemmRowArgs& a) {
   using T = GemmTiles<Dot, kHalf>;
@@ -272,6 +345,13 @@ void GemmRow(const GemmRowArgs& a) {
         kTiles[a.width](a, a.weight + nb * block_stride, block_stride, nb * 16);
       }
       return;
+    }
+  }
+  if constexpr (HasAccumulateAt<Dot>::value) {
+    if (a.edges) {
+      static constexpr auto kTiles =
+          EdgeTileTable<Dot>(std::make_index_sequence<TileM1<Dot>::value>());
+      return RowTiles(a, kTiles, TileM1<Dot>::value, 0, 0);
     }
   }
   if (a.half_last) return GemmRowTiles<Dot, true>(a);
