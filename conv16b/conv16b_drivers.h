@@ -31,7 +31,9 @@ bool Im2RowFits(const Geometry& g);
 // ---- conv16b_gemm_driver.cc: nhwc_gemm, any geometry. Direct convolution
 // over pair-interleaved packed weights with a GEMM row microkernel, reading
 // a zero-padded BF16 NHWC copy of each source image (a BF16 NHWC source
-// without padding, even channel groups, is read in place); each output row
+// with even channel groups is read in place where it has no padding, or
+// with `fused_rows` where the groups are single blocks whose padding only
+// the rows' end pixels reach: GemmRowArgs::edges); each output row
 // of sums goes through `store`, or with `fused_rows` (a row that takes
 // GemmRowArgs::fused) is stored by the row itself where PackedGemm::FusedRows
 // allows.
