@@ -23,6 +23,7 @@
 #include "core/cpu.h"
 #include "core/dispatch.h"
 #include "gtest/gtest.h"
+#include "testing/avx_state.h"
 #include "testing/test_util.h"
 
 namespace synops {
@@ -721,6 +722,40 @@ TEST_P(Conv16bAlgorithm, CacheSizesChangeNoResult) {
       FAIL() << conv16b_check::ProblemString(pr) << ": " << m->ToString();
     }
   }
+}
+
+// SetParams and Forward return with the upper halves of the vector
+// registers clean (testing/avx_state.h): the AVX2 rows with a BF16 dst
+// left them dirty (an out-of-line store taking __m256 arguments), and the
+// caller's legacy-SSE code after them ran up to 4x slower on Zen 5. Every
+// grid problem the algorithm takes (formats, types, activations).
+TEST_P(Conv16bAlgorithm, ForwardLeavesAvxStateClean) {
+  if (!testing::AvxStateObservable()) GTEST_SKIP() << "no XINUSE to read on this CPU";
+  const auto* spec = conv16b_internal::FindAlgorithm(GetParam());
+  std::mt19937 rng(17);
+  for (Problem pr : GridProblems()) {
+    auto geometry = conv16b_internal::Validate(pr.batch, pr.p);
+    ASSERT_TRUE(geometry.ok());
+    if (!spec->supports(*geometry)) continue;
+    ++checked_;
+    conv16b_check::FillRandom(&pr, false, &rng);
+    const std::string repro = conv16b_check::ProblemString(pr);
+    testing::ClearAvxUpperState();
+    auto conv = conv16b_internal::CreateWithAlgorithm(pr.batch, pr.p, 0, GetParam());
+    ASSERT_TRUE(conv.ok()) << repro << ": " << conv.status();
+    ASSERT_TRUE((*conv)
+                    ->SetParams(pr.weight.data(), pr.bias.data(),
+                                pr.params.empty() ? nullptr : pr.params.data())
+                    .ok());
+    EXPECT_FALSE(testing::AvxUpperStateDirty()) << repro << ": after SetParams";
+    const size_t bytes = pr.batch * pr.p.dstC * pr.p.dstH * pr.p.dstW *
+                         (pr.p.dstT == DataType::k16b ? 2 : 4);
+    std::vector<uint8_t> dst(bytes);
+    testing::ClearAvxUpperState();
+    ASSERT_TRUE((*conv)->Forward(pr.src.data(), nullptr, dst.data()).ok()) << repro;
+    ASSERT_FALSE(testing::AvxUpperStateDirty()) << repro << ": after Forward";
+  }
+  EXPECT_GT(checked_, 0);
 }
 
 TEST_P(Conv16bAlgorithm, ConcurrentForwardIsIdentical) {

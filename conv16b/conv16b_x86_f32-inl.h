@@ -1763,6 +1763,28 @@ uint64_t Peak(uint64_t iterations) {
   return iterations * kAcc * V::kLanes * 2;
 }
 
+// Clears the upper halves of the vector registers (VZEROUPPER) where the
+// file is compiled for AVX, at the end of every kernel entry point of
+// SYNOPS_CONV16B_X86_F32_KERNELS. GCC assumes a call returns with them
+// clean, but a function taking __m256 arguments out of line
+// (Avx2::StoreBf16x2, ToDst::Store2) returns without VZEROUPPER, and its
+// caller then did too: the AVX2 rows with a BF16 dst returned to the
+// driver with the upper state dirty, and on Zen 5 every legacy-SSE
+// instruction after that (the baseline's scalar float code; the SSE4.1
+// kernels) ran up to 4x slower, until some AVX code cleared it
+// (Peak/sse41/mul_add 68 -> 6.8 GFLOP/s after avx2::nhwc_gemm in one
+// benchmark run). Conv16bAlgorithm.ForwardLeavesAvxStateClean tests it.
+struct LeaveAvxStateClean {
+  LeaveAvxStateClean() = default;
+  LeaveAvxStateClean(const LeaveAvxStateClean&) = delete;
+  LeaveAvxStateClean& operator=(const LeaveAvxStateClean&) = delete;
+  ~LeaveAvxStateClean() {
+#if defined(__AVX__)
+    _mm256_zeroupper();
+#endif
+  }
+};
+
 }  // namespace
 }  // namespace x86_f32
 }  // namespace conv16b_internal
@@ -1772,19 +1794,31 @@ uint64_t Peak(uint64_t iterations) {
 // DepthwiseRowF32<Isa>, StoreRow<Isa>, PlanarRowToF32<Isa>,
 // RoundRowF32<Isa>, Peak<Isa> from the vector traits V.
 #define SYNOPS_CONV16B_X86_F32_KERNELS(Isa, V)                                                  \
-  void GemmRowF32##Isa(const GemmRowF32Args& args) { x86_f32::GemmRow<V>(args); }              \
-  void DepthwiseRowF32##Isa(const GemmRowF32Args& args) { x86_f32::DepthwiseRow<V>(args); }    \
+  void GemmRowF32##Isa(const GemmRowF32Args& args) {                                            \
+    const x86_f32::LeaveAvxStateClean leave;                                                    \
+    x86_f32::GemmRow<V>(args);                                                                  \
+  }                                                                                             \
+  void DepthwiseRowF32##Isa(const GemmRowF32Args& args) {                                       \
+    const x86_f32::LeaveAvxStateClean leave;                                                    \
+    x86_f32::DepthwiseRow<V>(args);                                                             \
+  }                                                                                             \
   void StoreRow##Isa(const Geometry& g, const Epilogue& e, const float* sums, size_t ld,        \
                      size_t n, size_t oy, size_t c0, size_t nc, uint8_t* dst) {                 \
+    const x86_f32::LeaveAvxStateClean leave;                                                    \
     x86_f32::StoreRow<V>(g, e, sums, ld, n, oy, c0, nc, dst);                                   \
   }                                                                                             \
   void PlanarRowToF32##Isa(const void* src, bool f32, size_t plane, size_t channels,            \
                            size_t width, float* out) {                                          \
+    const x86_f32::LeaveAvxStateClean leave;                                                    \
     x86_f32::PlanarRowToF32V<V>(src, f32, plane, channels, width, out);                         \
   }                                                                                             \
   void RoundRowF32##Isa(const float* src, size_t n, float* out) {                               \
+    const x86_f32::LeaveAvxStateClean leave;                                                    \
     x86_f32::RoundRow<V>(src, n, out);                                                          \
   }                                                                                             \
-  uint64_t Peak##Isa(uint64_t iterations) { return x86_f32::Peak<V>(iterations); }
+  uint64_t Peak##Isa(uint64_t iterations) {                                                     \
+    const x86_f32::LeaveAvxStateClean leave;                                                    \
+    return x86_f32::Peak<V>(iterations);                                                        \
+  }
 
 #endif  // SYNOPS_CONV16B_CONV16B_X86_F32_INL_H_
