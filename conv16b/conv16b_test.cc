@@ -221,6 +221,15 @@ struct Case {
 std::vector<Case> Grid() {
   std::vector<Case> cases;
   auto add = [&](size_t batch, ConvParams p) { cases.push_back({batch, p}); };
+  // p with padding y (top), x (left), h (bottom), w (right).
+  auto padded = [&](size_t batch, ConvParams p, size_t y, size_t x, size_t h, size_t w) {
+    p.padY = y;
+    p.padX = x;
+    p.padH = h;
+    p.padW = w;
+    conv16b_check::SetOutputSize(&p);
+    add(batch, p);
+  };
   add(1, Params(3, 9, 11, 5, 3, 3, 1, 1, 1));
   add(4, Params(16, 6, 7, 16, 1, 1));
   add(1, Params(17, 5, 13, 33, 1, 1));
@@ -345,15 +354,8 @@ std::vector<Case> Grid() {
   add(1, Params(12, 3, 57, 6, 3, 3, 1, 1, 1, 3));
   add(1, Params(16, 9, 31, 16, 5, 5, 2, 1, 2, 2));
   add(1, Params(16, 7, 20, 16, 3, 3, 2, 2, 2, 4));
-  ConvParams left_pad = Params(8, 6, 17, 8, 3, 3, 1, 1, 1, 2);
-  left_pad.padW = 0;
-  conv16b_check::SetOutputSize(&left_pad);
-  add(1, left_pad);
-  ConvParams right_pad = left_pad;
-  right_pad.padX = 0;
-  right_pad.padW = 1;
-  conv16b_check::SetOutputSize(&right_pad);
-  add(1, right_pad);
+  padded(1, Params(8, 6, 17, 8, 3, 3, 1, 1, 0, 2), 1, 1, 1, 0);
+  padded(1, Params(8, 6, 17, 8, 3, 3, 1, 1, 0, 2), 1, 0, 1, 1);
   add(1, Params(8, 6, 12, 8, 5, 5, 1, 1, 2, 2));
   // Input-channel groups of 32 (the AMX rule), widths around its 16-pixel tiles.
   add(1, Params(64, 5, 19, 40, 3, 3, 1, 1, 1));
@@ -392,14 +394,6 @@ std::vector<Case> Grid() {
   // columns between image rows): asymmetric borders, the last row's right
   // border spilling past the buffer (padH 0), a dilated wide kernel, and a
   // border only on the right.
-  auto padded = [&](size_t batch, ConvParams p, size_t y, size_t x, size_t h, size_t w) {
-    p.padY = y;
-    p.padX = x;
-    p.padH = h;
-    p.padW = w;
-    conv16b_check::SetOutputSize(&p);
-    add(batch, p);
-  };
   padded(2, Params(32, 5, 9, 24, 3, 3), 0, 2, 0, 1);
   padded(1, Params(32, 4, 7, 16, 3, 5, 1, 2), 1, 3, 0, 4);
   padded(1, Params(64, 6, 6, 40, 1, 3), 0, 0, 0, 2);
