@@ -48,6 +48,11 @@ constexpr size_t kListPixels = 6;
 // Pairs per tap of a row with GemmRowArgs::edges at most (the zeros its
 // edge pixels read at the padding columns).
 constexpr size_t kEdgeZeroPairs = 512;
+// Zeros the x86 tiles read in place of padding: the edge pixels of a
+// GemmRowArgs::edges row (x86_gemm::EdgeTile, up to kEdgeZeroPairs pairs)
+// and the left padding column of GemmRowF32Args::lead_zero (x86_f32::
+// LeadColumns, one vector). One copy for every kernel file.
+alignas(64) inline constexpr uint16_t kPaddingZeros[2 * kEdgeZeroPairs] = {};
 
 struct GemmRowArgs {
   const uint16_t* src;

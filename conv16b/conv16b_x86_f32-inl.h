@@ -699,19 +699,16 @@ __attribute__((always_inline)) inline void ForEachIndex(F&& f) {
   ForEachIndexOf(f, std::make_integer_sequence<int, N>());
 }
 
-// A source column of zeros: the left padding of GemmRowF32Args::lead_zero.
-alignas(64) constexpr uint16_t kZeroColumn[32] = {};
-
 // The columns of a 3x3 stride-2 paired tile (M pixels at x0) under
 // GemmRowF32Args::lead_zero: its column 1 is at TileRows::Row(ky) +
-// first, its column 0 one column before that, or kZeroColumn where that is
+// first, its column 0 one column before that, or kPaddingZeros where that is
 // pixel 0's left padding (zero0). Without lead_zero, column 0 is at Row(ky).
 struct LeadColumns {
   size_t first, cs;
   bool zero0;
   LeadColumns(size_t lead_zero, size_t kx_stride, bool at_pixel0)
       : first(lead_zero != 0 ? 0 : kx_stride), cs(kx_stride), zero0(at_pixel0 && lead_zero != 0) {}
-  const uint16_t* Column0(const uint16_t* col1) const { return zero0 ? kZeroColumn : col1 - cs; }
+  const uint16_t* Column0(const uint16_t* col1) const { return zero0 ? kPaddingZeros : col1 - cs; }
 };
 
 // Prefetches into L1 the n columns of `bytes` past p, `stride` bytes apart:
@@ -911,7 +908,7 @@ void DepthwisePairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1)
 // same runs). Per pixel and lane, the taps in the order (0, kx) + (1, kx)
 // for kx = 0, 1, 2, (2, 0) + (2, 1), (2, 2); the sums in the pair order
 // (V::FromPairOrder). With a.lead_zero pixel 0's first column (the left
-// padding) is read from kZeroColumn (LeadColumns): the same products as
+// padding) is read from kPaddingZeros (LeadColumns): the same products as
 // from a zero-padded copy of the row.
 template <class V, class Sink, int M>
 void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
@@ -919,7 +916,7 @@ void DepthwiseStride2PairTile(const GemmRowF32Args& a, size_t x0, size_t c0, siz
   constexpr size_t kL = V::kLanes;
   constexpr int kColumns = 2 * M + 1;
   static_assert(!Sink::kBiasInSums, "DepthwiseStride2PairTile sums start at zero");
-  static_assert(2 * kL * sizeof(uint16_t) <= sizeof(kZeroColumn), "a column vector of zeros");
+  static_assert(2 * kL * sizeof(uint16_t) <= sizeof(kPaddingZeros), "a column vector of zeros");
   const Sink sink(a);
   const TileRows<uint16_t> src(a.rows16, 3, x0, a.pixel_stride);
   const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(uint16_t);
@@ -1016,7 +1013,7 @@ struct HasPairDot<V, std::void_t<decltype(V::kPairDot)>> : std::true_type {};
 // widened once as it is loaded (V::WidenBf16). Pixels are S columns apart
 // (a.pixel_stride == S * a.kx_stride). BF16 rows at stride 2 take
 // a.lead_zero (LeadColumns: the columns from column 1, pixel 0's column 0
-// from kZeroColumn), so a row with padding 1 is read wholly in place.
+// from kPaddingZeros), so a row with padding 1 is read wholly in place.
 template <class V, class Sink, int K, int M, class Src = float, int S = 1>
 void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
@@ -1025,7 +1022,7 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
   const size_t channels = a.channels, cs = a.kx_stride, csb = cs * sizeof(Src);
   const Src* const* rows = SourceRows(a, static_cast<const Src*>(nullptr));
   static_assert(kColumns <= 17, "StridedAddresses reaches columns 0..16");
-  static_assert(!kLead || V::kLanes * sizeof(Src) <= sizeof(kZeroColumn), "a zero column");
+  static_assert(!kLead || V::kLanes * sizeof(Src) <= sizeof(kPaddingZeros), "a zero column");
   const Sink sink(a);
   const StridedAddresses columns(csb);
   const LeadColumns lead(kLead ? a.lead_zero : 0, cs, x0 == 0);

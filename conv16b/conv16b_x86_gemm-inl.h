@@ -142,11 +142,10 @@ void Tile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, siz
 // edges; 3 <= M): `src` is the tile's pixel 1 at tap (ky_begin, 0).
 // Pixels 1 .. M - 2 read every tap there, pixel 0 and pixel M - 1 too
 // except, in the row's first and last tiles, at the padding columns: there
-// they read kEdgeZeros, the products (and their order) of the zero-padded
+// they read kPaddingZeros, the products (and their order) of the zero-padded
 // copy the other rows read. Pixels 0 and M - 1 have a register each, the
 // others PixelAt's bases from pixel 1. Group 4 3x3 64->64 28x28 (a tile of
 // 28 pixels per row and group) spent 3% of its time copying the source.
-alignas(64) constexpr uint16_t kEdgeZeros[2 * kEdgeZeroPairs] = {};
 
 template <class Dot, int M>
 void EdgeTile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight, size_t,
@@ -162,7 +161,7 @@ void EdgeTile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight,
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
   const size_t lead = x == 0 ? a.edge_lead : 0;
   const size_t tail = x + M == a.width ? a.edge_tail : SIZE_MAX;
-  const char* const zeros = reinterpret_cast<const char*>(kEdgeZeros);
+  const char* const zeros = reinterpret_cast<const char*>(kPaddingZeros);
   const uint16_t* w = weight + a.ky_begin * a.kernel_x * a.pairs * 32;
   const size_t ky_bytes = a.ky_stride * sizeof(uint16_t), kx_bytes = a.kx_stride * sizeof(uint16_t);
   const char* row = reinterpret_cast<const char*>(src);
