@@ -22,8 +22,8 @@
 #include "absl/strings/numbers.h"
 #include "core/cpu.h"
 #include "core/dispatch.h"
-#include "tools/synbench/driver.h"
 #include "testing/avx_state.h"
+#include "tools/synbench/driver.h"
 #include "tools/synbench/problem.h"
 
 namespace synops {
