@@ -119,15 +119,25 @@ TEST(Cpu, CacheSizesFromExtendedLeaves) {
 // The thresholds follow the caches: a core with 1 MiB of L2 and one with
 // 2 MiB each get their own choice.
 TEST(Cpu, StreamingThresholdsFollowTheCaches) {
-  const CacheSizes zen5 = {size_t{48} << 10, size_t{1} << 20, size_t{32} << 20};
-  const CacheSizes spr = {size_t{48} << 10, size_t{2} << 20, size_t{105} << 20};
+  const CacheSizes zen5 = {size_t{48} << 10, size_t{1} << 20, size_t{32} << 20, true};
+  const CacheSizes spr = {size_t{48} << 10, size_t{2} << 20, size_t{105} << 20, false};
+  constexpr size_t kMiB = size_t{1} << 20;
   SetCacheSizesForTesting(&zen5);
   EXPECT_EQ(GetCacheSizes().l2, size_t{1} << 20);
   EXPECT_EQ(RereadStreamingMinBytes(), size_t{512} << 10);
   EXPECT_EQ(StreamingStoreMinBytes(), size_t{8} << 20);
+  // A second pass streams beyond half the L2 unless src + dst fit an L3
+  // that beats streaming.
+  EXPECT_FALSE(SecondPassStreams(kMiB / 4, kMiB / 4));
+  EXPECT_FALSE(SecondPassStreams(3 * kMiB, 3 * kMiB));
+  EXPECT_FALSE(SecondPassStreams(16 * kMiB, 16 * kMiB));
+  EXPECT_TRUE(SecondPassStreams(16 * kMiB, 16 * kMiB + 1));
   SetCacheSizesForTesting(&spr);
   EXPECT_EQ(RereadStreamingMinBytes(), size_t{1} << 20);
   EXPECT_EQ(StreamingStoreMinBytes(), size_t{16} << 20);
+  EXPECT_FALSE(SecondPassStreams(kMiB / 2, kMiB / 2));
+  EXPECT_TRUE(SecondPassStreams(kMiB, kMiB));
+  EXPECT_TRUE(SecondPassStreams(3 * kMiB, 3 * kMiB));
   SetCacheSizesForTesting(nullptr);
   EXPECT_EQ(StreamingStoreMinBytes(), 8 * GetCacheSizes().l2);
 }

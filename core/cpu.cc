@@ -148,6 +148,7 @@ CacheSizes DetectCaches() {
     if (c.l1d == 0) c.l1d = e.l1d;
     if (c.l2 == 0) c.l2 = e.l2;
   }
+  c.l3_beats_streaming = AmdCacheLeaves(vendor) && c.l3 != 0;
   return c;
 }
 
@@ -224,7 +225,8 @@ void SetCacheSizesForTesting(const CacheSizes* sizes) {
 std::string CacheSizesString() {
   const CacheSizes c = GetCacheSizes();
   return "l1d " + std::to_string(c.l1d >> 10) + " KiB, l2 " + std::to_string(c.l2 >> 10) +
-         " KiB, l3 " + std::to_string(c.l3 >> 10) + " KiB";
+         " KiB, l3 " + std::to_string(c.l3 >> 10) + " KiB" +
+         (c.l3_beats_streaming ? " (beats streaming stores)" : "");
 }
 
 const CpuFeatures& GetCpuFeatures() {

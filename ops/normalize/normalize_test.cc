@@ -213,12 +213,15 @@ TEST_P(NormalizeVariant, InPlace) {
 }
 
 // The detected cache sizes choose the NCHW chunk (down to one vector of
-// positions), the few-positions path, streaming and the direction of V4's
-// NHWC norms pass: every choice within the bound, in place too.
+// positions), the few-positions path, streaming (V4's output pass: cached
+// beyond the L2 where src and dst fit an L3 that beats streaming) and the
+// direction of V4's NHWC norms pass: every choice within the bound, in
+// place too.
 TEST_P(NormalizeVariant, AnyCacheSizes) {
   const CacheSizes tiny = {size_t{4} << 10, size_t{16} << 10, 0};
+  const CacheSizes tiny_l2 = {size_t{4} << 10, size_t{16} << 10, size_t{1} << 30, true};
   const CacheSizes huge = {size_t{1} << 30, size_t{1} << 30, 0};
-  for (const CacheSizes* sizes : {&tiny, &huge}) {
+  for (const CacheSizes* sizes : {&tiny, &tiny_l2, &huge}) {
     SetCacheSizesForTesting(sizes);
     for (const std::string& name : Supported()) {
       for (TensorFormat f : kFormats) {
