@@ -1229,9 +1229,10 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
   // The output pass reads src a second time: stores that allocate dst in
   // cache would evict the part of src the norms pass left there, unless
   // both fit an L3 that takes cached stores faster than memory takes
-  // streaming ones (SecondPassStreams, core/streaming.h). NHWC items that fit the L2 are read forward with
-  // cached stores (OutputPositionsForward; on a Zen 5 core, 1 MiB L2, 64
-  // channels x 56x56 (784 KiB) took 17.1-17.8 us against 21.4-21.6 streamed
+  // streaming ones (SecondPassStreams, core/streaming.h). NHWC items that
+  // fit the L2 are read forward with cached stores
+  // (OutputPositionsForward; on a Zen 5 core, 1 MiB L2, 64 channels x
+  // 56x56 (784 KiB) took 17.1-17.8 us against 21.4-21.6 streamed
   // backwards).
   const size_t bytes = item * sizeof(float);
   const bool forward = format == TensorFormat::kNhwc && bytes <= GetCacheSizes().l2;
