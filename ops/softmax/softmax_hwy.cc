@@ -808,6 +808,15 @@ HWY_NOINLINE void LongRow(const typename Tr::T* src, size_t n, float* ebuf,
 
 // ---- inner > 1: columns of a count x inner slab, kVecs vectors at a time. ----
 
+// The kLines cache lines from `ahead` bytes past `row` (as integers: they
+// may lie past the source, and a prefetch does not fault): the prefetchers
+// do not run ahead of a few rows kilobytes apart.
+template <size_t kLines = 1, class T>
+HWY_INLINE void PrefetchAhead(const T* row, size_t ahead) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(row) + ahead;
+  for (size_t i = 0; i < kLines; ++i) hwy::Prefetch(reinterpret_cast<const uint8_t*>(at + 64 * i));
+}
+
 // `n` valid lanes in the last vector (n == L for full blocks). Every loop
 // over the kVecs vectors is unrolled (`#pragma GCC unroll`): GCC 12 kept
 // m[] and s[] on the stack otherwise (Zen 5, softmax_bench 64x8x3136:
@@ -827,13 +836,9 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
     // shift and a mask, lanes in even/odd order) into ebuf, the exp pass
     // reads FP32 from there, and StorePair rounds both back into place.
     for (size_t c = 0; c < count; ++c) {
-      // The next block's 2 lines of this row (as integers: they may lie
-      // past the source; a prefetch does not fault). 64x8x3136: 388-399
-      // -> 353-363 us on Sapphire Rapids (2 blocks ahead 363-374, 4
-      // 382-384): the prefetchers do not run ahead of 8 rows 6 KiB apart.
-      const uintptr_t next = reinterpret_cast<uintptr_t>(src + c * inner) + kVecs * lanes * 2;
-      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next));
-      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next + 64));
+      // The next block's 2 lines of this row. 64x8x3136: 388-399 -> 353-363
+      // us on Sapphire Rapids (2 blocks ahead 363-374, 4 382-384).
+      PrefetchAhead<2>(src + c * inner, kVecs * lanes * sizeof(typename Tr::T));
 #pragma GCC unroll 8
       for (size_t k = 0; k < kVecs; k += 2) {
         VF a, b;
@@ -867,20 +872,17 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
     }
     return;
   }
+  // The line two blocks ahead in each row (FP32: a block is a line, or
+  // less; BF16 single vectors: half a line). Emerald Rapids, softmax_bench
+  // 64x8x3136 FP32, best of 5 rounds, us: AVX-512 636 -> 578 (one block
+  // ahead 579, four 595), AVX2 770 -> 719 (BM_Copy 550-562); 50x10x100
+  // unchanged.
+  const size_t ahead = kPart ? 0 : 2 * kVecs * lanes * sizeof(typename Tr::T);
+  if constexpr (!kPart) PrefetchAhead(src, ahead);
 #pragma GCC unroll 8
   for (size_t k = 0; k < kVecs; ++k) m[k] = load(src + k * lanes);
-  for (size_t c = 0; c < count; ++c) {
-    if constexpr (!kPart) {
-      // This row's line two blocks ahead (as an integer: it may lie past
-      // the source, and a prefetch does not fault), as the BF16 pairs do.
-      // Emerald Rapids, softmax_bench 64x8x3136 FP32, best of 5 rounds,
-      // us: AVX-512 636 -> 578 (one block ahead 579, four 595), AVX2 770
-      // -> 719 (BM_Copy 550-562); 50x10x100 unchanged.
-      const uintptr_t next = reinterpret_cast<uintptr_t>(src + c * inner) +
-                             2 * kVecs * lanes * sizeof(typename Tr::T);
-      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next));
-    }
-    if (c == 0) continue;
+  for (size_t c = 1; c < count; ++c) {
+    if constexpr (!kPart) PrefetchAhead(src + c * inner, ahead);
 #pragma GCC unroll 8
     for (size_t k = 0; k < kVecs; ++k) m[k] = hn::Max(m[k], load(src + c * inner + k * lanes));
   }
