@@ -288,14 +288,15 @@ HWY_INLINE size_t ChunkPositions(size_t channels, size_t elem_bytes, size_t frac
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 constexpr size_t kMaxRegVectors = 8;
 
-// out[k] = sum over the channels of Term(x[c, k * N ...], mean[k]), k < kV
-// (`mean` is read only for kSqDev).
+// out[k] = sum over the channels of Term(x[c * stride + k * N ...],
+// mean[k]), k < kV, over the first `len` positions of each row ((kV - 1) *
+// N < len <= kV * N; `mean` is read only for kSqDev).
 template <size_t kV, RowTerm kT>
-HWY_INLINE void SumPositions(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
-                             const VF* mean, VF* out) {
+HWY_INLINE void SumPositions(const float* HWY_RESTRICT x, size_t channels, size_t stride,
+                             size_t len, const VF* mean, VF* out) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  const auto last = hn::FirstN(d, spatial - (kV - 1) * N);
+  const auto last = hn::FirstN(d, len - (kV - 1) * N);
   // Two sets of sums for alternate channels when kV is small: at least eight
   // independent add chains.
   constexpr size_t kSets = kV <= 4 ? 2 : 1;
@@ -313,28 +314,29 @@ HWY_INLINE void SumPositions(const float* HWY_RESTRICT x, size_t channels, size_
   size_t c = 0;
   for (; c + kSets <= channels; c += kSets) {
     hmath::Unroll<kSets>([&](size_t set) HWY_ATTR __attribute__((always_inline)) {
-      row(x + (c + set) * spatial, set);
+      row(x + (c + set) * stride, set);
     });
   }
-  for (; c < channels; ++c) row(x + c * spatial, 0);
+  for (; c < channels; ++c) row(x + c * stride, 0);
   hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
     out[k] = kSets == 2 ? hn::Add(acc[0][k], acc[kSets - 1][k]) : acc[0][k];
   });
 }
 
-// y[c, s] = f(x[c, s...], scale[c], shift[c], s / N) for every channel, the
-// last vector of each row masked. Each row is read before it is written.
-// kBackward: the last channel first (OutputAll chooses).
+// y[c * stride + s] = f(x[c * stride + s...], scale[c], shift[c], s / N)
+// for every channel and s < len (as SumPositions), the last vector of each
+// row masked. Each row is read before it is written. kBackward: the last
+// channel first (OutputAll chooses).
 template <size_t kV, bool kBackward, class F>
-HWY_INLINE void OutputPositions(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
-                                const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
-                                F f, float* HWY_RESTRICT y) {
+HWY_INLINE void OutputPositions(const float* HWY_RESTRICT x, size_t channels, size_t stride,
+                                size_t len, const float* HWY_RESTRICT scale,
+                                const float* HWY_RESTRICT shift, F f, float* HWY_RESTRICT y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  const auto last = hn::FirstN(d, spatial - (kV - 1) * N);
+  const auto last = hn::FirstN(d, len - (kV - 1) * N);
   const auto row = [&](size_t c) HWY_ATTR __attribute__((always_inline)) {
-    const float* HWY_RESTRICT r = x + c * spatial;
-    float* HWY_RESTRICT w = y + c * spatial;
+    const float* HWY_RESTRICT r = x + c * stride;
+    float* HWY_RESTRICT w = y + c * stride;
     const VF sc = hn::Set(d, scale[c]), sh = hn::Set(d, shift != nullptr ? shift[c] : 0.0f);
     hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
       if (k + 1 < kV) {
@@ -509,15 +511,17 @@ struct NoFlatScratch {};
 template <size_t kV>
 using FlatScratchFor = std::conditional_t<kMayRunFlat<kV>, FlatScratch, NoFlatScratch>;
 
-// out[k] = the sums of Term over every channel: `periods` periods flat,
-// the rows after them as rows (mean: kV vectors, and the period table in
-// t->mean for the flat part).
+// out[k] = the sums of Term over every channel of the first `spatial`
+// positions of rows `stride` apart: `periods` periods flat (only where
+// stride == spatial), the rows after them as rows (mean: kV vectors, and
+// the period table in t->mean for the flat part).
 template <size_t kV, RowTerm kT>
-HWY_INLINE void SumAll(const float* HWY_RESTRICT x, size_t channels, size_t spatial,
-                       size_t periods, const VF* mean, FlatScratchFor<kV>* t, VF* out) {
+HWY_INLINE void SumAll(const float* HWY_RESTRICT x, size_t channels, size_t stride,
+                       size_t spatial, size_t periods, const VF* mean, FlatScratchFor<kV>* t,
+                       VF* out) {
   const size_t N = hn::Lanes(DF());
   const size_t flat = periods * N;
-  SumPositions<kV, kT>(x + flat * spatial, channels - flat, spatial, mean, out);
+  SumPositions<kV, kT>(x + flat * stride, channels - flat, stride, spatial, mean, out);
   if constexpr (kMayRunFlat<kV>) {
     if (periods != 0) {
       FlatSums<kT>(x, periods, spatial, t->mean, t->pat);
@@ -529,9 +533,10 @@ HWY_INLINE void SumAll(const float* HWY_RESTRICT x, size_t channels, size_t spat
 // y = g(x, scale, shift, mean, k) for every channel, with each position's
 // mean (kMean; else zero) and k: `periods` periods flat (mean from the
 // period table in t->mean, k's table filled from `k` first), the rows after
-// them as rows (mean and k: kV vectors).
+// them as rows (mean and k: kV vectors); rows and positions as SumAll.
 template <size_t kV, bool kMean, bool kBackward, class G>
-HWY_INLINE void OutputAll(const float* x, size_t channels, size_t spatial, size_t periods,
+HWY_INLINE void OutputAll(const float* x, size_t channels, size_t stride, size_t spatial,
+                          size_t periods,
                           const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                           const VF* mean, const VF* k, FlatScratchFor<kV>* t, G g, float* y) {
   const DF d;
@@ -552,28 +557,28 @@ HWY_INLINE void OutputAll(const float* x, size_t channels, size_t spatial, size_
     }
   }
   OutputPositions<kV, kBackward>(
-      x + flat * spatial, channels - flat, spatial, scale + flat,
+      x + flat * stride, channels - flat, stride, spatial, scale + flat,
       shift != nullptr ? shift + flat : nullptr,
       [&](VF v, VF sc, VF sh, size_t i) HWY_ATTR __attribute__((always_inline)) {
         return g(v, sc, sh, kMean ? mean[i] : hn::Zero(d), k[i]);
       },
-      y + flat * spatial);
+      y + flat * stride);
 }
 
 template <size_t kV, bool kBackward>
-HWY_NOINLINE void V1FewPositions(const float* x, size_t channels, size_t spatial,
-                               const float* HWY_RESTRICT scale, float eps, size_t periods,
-                               float* y) {
+HWY_NOINLINE void V1FewPositions(const float* x, size_t channels, size_t stride, size_t spatial,
+                                 const float* HWY_RESTRICT scale, float eps, size_t periods,
+                                 float* y) {
   const DF d;
   FlatScratchFor<kV> t;
   VF k[kV];
-  SumAll<kV, kSq>(x, channels, spatial, periods, nullptr, &t, k);
+  SumAll<kV, kSq>(x, channels, stride, spatial, periods, nullptr, &t, k);
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(e, k[i])));
   });
   OutputAll<kV, false, kBackward>(
-      x, channels, spatial, periods, scale, nullptr, nullptr, k, &t,
+      x, channels, stride, spatial, periods, scale, nullptr, nullptr, k, &t,
       [](VF v, VF sc, VF, VF, VF kv) HWY_ATTR __attribute__((always_inline)) {
         return hn::Mul(hn::Mul(v, sc), kv);
       },
@@ -581,13 +586,13 @@ HWY_NOINLINE void V1FewPositions(const float* x, size_t channels, size_t spatial
 }
 
 template <size_t kV, bool kBackward>
-HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t spatial,
-                               const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
-                               float eps, size_t periods, float* y) {
+HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t stride, size_t spatial,
+                                 const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                                 float eps, size_t periods, float* y) {
   const DF d;
   FlatScratchFor<kV> t;
   VF mean[kV], k[kV];
-  SumAll<kV, kSum>(x, channels, spatial, periods, nullptr, &t, mean);
+  SumAll<kV, kSum>(x, channels, stride, spatial, periods, nullptr, &t, mean);
   const VF n = hn::Set(d, static_cast<float>(channels));
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
@@ -596,27 +601,80 @@ HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t spatial
   if constexpr (kMayRunFlat<kV>) {
     if (periods != 0) FillPeriod<kV>(mean, spatial, t.mean);
   }
-  SumAll<kV, kSqDev>(x, channels, spatial, periods, mean, &t, k);
+  SumAll<kV, kSqDev>(x, channels, stride, spatial, periods, mean, &t, k);
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     k[i] = hn::Div(one, hn::Sqrt(hn::Add(hn::Div(k[i], n), e)));
   });
   OutputAll<kV, true, kBackward>(
-      x, channels, spatial, periods, scale, shift, mean, k, &t,
+      x, channels, stride, spatial, periods, scale, shift, mean, k, &t,
       [](VF v, VF sc, VF sh, VF m, VF kv) HWY_ATTR __attribute__((always_inline)) {
         return hn::MulAdd(hn::Mul(hn::Sub(v, m), kv), sc, sh);
       },
       y);
 }
 
-// Runs V1 (shift == nullptr) or V2 of one NCHW item with few positions;
-// false (nothing done) if it does not qualify.
+// Whether no set of the L1d holds more than 3/4 of its ways of a block of
+// `bytes` of each of `rows` rows `stride` bytes apart. An x86 L1d has 64
+// sets of 64-byte lines (4 KiB a way, indexed within the page): a stride
+// of a multiple of 4 KiB puts every row's block in the same sets.
+HWY_INLINE bool BlockFitsL1dSets(size_t rows, size_t stride, size_t bytes) {
+  constexpr size_t kSets = 64, kLine = 64;
+  const size_t most = HWY_MAX(size_t{1}, GetCacheSizes().l1d / (kSets * kLine) * 3 / 4);
+  const size_t lines = (bytes + kLine - 1) / kLine + 1;  // + 1: any alignment
+  uint32_t count[kSets] = {};
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t first = r * stride / kLine;
+    for (size_t j = 0; j < lines; ++j) {
+      if (++count[(first + j) % kSets] > most) return false;
+    }
+  }
+  return true;
+}
+
+// Positions per block of an NCHW item whose rows are too long for the
+// registers: the most whole vectors (up to kMaxRegVectors) whose positions
+// of every channel fit half the L1d (BlockFitsL1dSets), so that the output
+// pass reads the block the sums just read from the L1d; 0 where that is
+// fewer than `min_bytes` of each row.
+HWY_INLINE size_t BlockPositions(size_t channels, size_t spatial, size_t min_bytes) {
+  const size_t N = hn::Lanes(DF());
+  const size_t vector_bytes = N * sizeof(float);
+  const size_t fewest = HWY_MAX(size_t{1}, (min_bytes + vector_bytes - 1) / vector_bytes);
+  for (size_t v = HWY_MIN(kMaxRegVectors, GetCacheSizes().l1d / 2 / (channels * vector_bytes));
+       v >= fewest; --v) {
+    if (BlockFitsL1dSets(channels, spatial * sizeof(float), v * vector_bytes)) return v * N;
+  }
+  return 0;
+}
+
+// Runs V1 (shift == nullptr) or V2 of one NCHW item in the L2 with few
+// positions, or with few channels in blocks of positions (BlockPositions:
+// each block's sums over the channels in registers, then its outputs,
+// instead of V1Nchw's and V2Nchw's chunks, whose outputs read each chunk
+// again from the L2); false (nothing done) if it does not qualify.
 HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
                              const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                              float eps, float* y) {
   const size_t N = hn::Lanes(DF());
-  if (spatial == 0 || spatial > kMaxRegVectors * N ||
-      channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) {
+  if (spatial == 0 || channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) {
     return false;
+  }
+  size_t block = spatial;
+  if (spatial > kMaxRegVectors * N) {
+    // Emerald Rapids, normalize_bench NCHW, best of 8 alternating rounds,
+    // ns, chunks -> blocks: 64 x 28x28 V1 AVX-512 9530 -> 7911, AVX2
+    // 11364 -> 8164, V2 13673 -> 9545 / 16319 -> 11583; 64 x 56x56 V2
+    // AVX2 60574 -> 52521, V1 within noise (AVX2 -5%); 128 x 14x14 V2
+    // 9696 -> 7132 / 10851 -> 7403. But a block's part of a row is read
+    // from the L2 (its lines shared with the neighbouring blocks where the
+    // rows are not line-aligned): short parts cost more than the chunks'
+    // passes over the L2 save, the one pass of V1 sooner than the two of
+    // V2 (best of 10: V1 128 x 14x14 with 192 bytes a row AVX-512 4940 ->
+    // 5901, AVX2 5144 -> 5522, 256 x 14x14 AVX2 with 96 bytes 10358 ->
+    // 14322; V2 at 96 bytes 20082 -> 17044 in one run, 21439 -> 22641 in
+    // another): V1 takes blocks of at least 256 bytes a row, V2 128.
+    block = BlockPositions(channels, spatial, shift == nullptr ? 256 : 128);
+    if (block == 0) return false;
   }
   // Flat where rows are not whole vectors, with AVX-512, for an item
   // beyond the L1d (the output pass then reads it from L2): within the L1d
@@ -627,8 +685,8 @@ HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
   // 1890, 512ch 4503 -> 3534; V2 64ch 544 -> 755, 128ch 1140 -> 1269,
   // 256ch 3036 -> 2781, 512ch 6147 -> 4641; AVX2 V1 256ch 2300 -> 2127,
   // V2 2992 -> 4273.
-  const bool flat = HWY_TARGET <= HWY_AVX3 && N <= kMaxLanes && spatial % N != 0 &&
-                    spatial <= kMaxFlatPositions &&
+  const bool flat = HWY_TARGET <= HWY_AVX3 && N <= kMaxLanes && block == spatial &&
+                    spatial % N != 0 && spatial <= kMaxFlatPositions &&
                     channels * spatial * sizeof(float) > GetCacheSizes().l1d;
   const size_t periods = flat ? channels / N : 0;
   // The output pass's rows from the last channel back where the item fits
@@ -640,35 +698,39 @@ HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
   // 1744-1755 -> 2107-2161, AVX-512 V1 256 x 8x8 0.91 -> 1.01-1.06 us).
   // Each direction a function of its own (HWY_NOINLINE): both inlined here
   // made the AVX-512 V2 rows 6-16% slower in either direction.
-  const bool backward = channels * spatial * sizeof(float) <= GetCacheSizes().l1d;
-  switch ((spatial + N - 1) / N) {
-#define SYNOPS_FEW_RUN(kV, kBack)                                                     \
-  if (shift != nullptr) {                                                             \
-    V2FewPositions<kV, kBack>(x, channels, spatial, scale, shift, eps, periods, y);   \
-  } else {                                                                            \
-    V1FewPositions<kV, kBack>(x, channels, spatial, scale, eps, periods, y);          \
-  }
+  const bool backward = channels * block * sizeof(float) <= GetCacheSizes().l1d;
+  for (size_t s = 0; s < spatial; s += block) {
+    const size_t len = HWY_MIN(block, spatial - s);
+    switch ((len + N - 1) / N) {
+#define SYNOPS_FEW_RUN(kV, kBack)                                                            \
+  if (shift != nullptr) {                                                                    \
+    V2FewPositions<kV, kBack>(x + s, channels, spatial, len, scale, shift, eps, periods,     \
+                              y + s);                                                        \
+  } else {                                                                                   \
+    V1FewPositions<kV, kBack>(x + s, channels, spatial, len, scale, eps, periods, y + s);    \
+  }                                                                                          \
+  break;
 #define SYNOPS_FEW_CASE(kV)       \
   case kV:                        \
     if (backward) {               \
       SYNOPS_FEW_RUN(kV, true)    \
     } else {                      \
       SYNOPS_FEW_RUN(kV, false)   \
-    }                             \
-    return true;
-    SYNOPS_FEW_CASE(1)
-    SYNOPS_FEW_CASE(2)
-    SYNOPS_FEW_CASE(3)
-    SYNOPS_FEW_CASE(4)
-    SYNOPS_FEW_CASE(5)
-    SYNOPS_FEW_CASE(6)
-    SYNOPS_FEW_CASE(7)
-    SYNOPS_FEW_CASE(8)
+    }
+      SYNOPS_FEW_CASE(1)
+      SYNOPS_FEW_CASE(2)
+      SYNOPS_FEW_CASE(3)
+      SYNOPS_FEW_CASE(4)
+      SYNOPS_FEW_CASE(5)
+      SYNOPS_FEW_CASE(6)
+      SYNOPS_FEW_CASE(7)
+      default:  // 8 (block <= kMaxRegVectors * N)
+        SYNOPS_FEW_CASE(8)
 #undef SYNOPS_FEW_CASE
 #undef SYNOPS_FEW_RUN
-    default:
-      return false;
+    }
   }
+  return true;
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 

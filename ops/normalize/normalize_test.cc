@@ -283,6 +283,36 @@ TEST_P(NormalizeVariant, FewPositionsFlat) {
   SetCacheSizesForTesting(nullptr);
 }
 
+// NCHW items in the L2 with rows longer than the registers hold and few
+// channels run V1 and V2 in blocks of positions sized from the L1d
+// (FewPositions, BlockPositions): several L1d sizes (blocks of 2 to 8
+// vectors, or none), a last block of any length, row strides of a
+// multiple of 4 KiB (1024 positions: every row in the same L1d sets, no
+// blocks), in place too.
+TEST_P(NormalizeVariant, NchwPositionBlocks) {
+  const CacheSizes l1d_8k = {size_t{8} << 10, size_t{2} << 20, 0};
+  const CacheSizes l1d_64k = {size_t{64} << 10, size_t{2} << 20, 0};
+  for (const CacheSizes* sizes : {static_cast<const CacheSizes*>(nullptr), &l1d_8k, &l1d_64k}) {
+    SetCacheSizesForTesting(sizes);
+    for (const std::string& name : Supported()) {
+      for (size_t c : {1, 5, 16, 33, 64}) {
+        for (size_t s : {130, 200, 257, 300, 784, 1000, 1024}) {
+          const Problem p(GetParam(), 1 + s % 2, c, s, static_cast<uint32_t>(c * 31 + s));
+          for (bool in_place : {false, true}) {
+            CheckProblem(p, name, TensorFormat::kNchw, in_place, (c + s) % 16);
+            if (HasFatalFailure()) break;
+          }
+          if (HasFatalFailure()) break;
+        }
+        if (HasFatalFailure()) break;
+      }
+      if (HasFatalFailure()) break;
+    }
+    SetCacheSizesForTesting(nullptr);
+    if (HasFatalFailure()) return;
+  }
+}
+
 // CNN shapes: 56x56 and 7x7 positions, wide channel counts.
 TEST_P(NormalizeVariant, LargeShapes) {
   for (const std::string& name : Supported()) {
