@@ -434,6 +434,24 @@ class NhwcGemmF32 : public Algorithm {
       band_hi_ = last < 0 ? 0 : std::min<size_t>(p.dstH, static_cast<size_t>(last) / p.strideY + 1);
       image_ = band_hi_ >= band_lo_ + 2 &&
                p.srcH * pw_ * p.srcC * sizeof(float) <= GetCacheSizes().l2 / 4;
+      // Wrapping rows multiply the padding columns of their first and last
+      // pixels (3x3 over 7x7: 21 taps a row where 19 count). Where those
+      // are at least 1/16 of a row's taps the band runs as columns instead
+      // (BandColumns), each skipping the kernel columns that read only
+      // padding. Emerald Rapids, conv16b_bench SYNOPS_MAX_ISA=avx2, best
+      // of 4 alternating rounds, ms: 3x3 512->512 7x7 3.15 -> 2.80 (2.86
+      // -> 2.79, 3.01 -> 2.86 in two more runs), SSE4.1 9.05 -> 8.05. The
+      // columns' tiles are narrower (a column's rows: 5 pixels over 7x7,
+      // AVX2 tiles of up to 6): no faster at 14x14 (3x3 256->256, 2 of 42
+      // taps: 2.73 -> 2.71) and slower at 3x3 s2 128->256 28x28 (1 of 42:
+      // 1.44 -> 1.61), which stay rows.
+      size_t inside = 0;
+      for (size_t x = 0; x < p.dstW; ++x) {
+        size_t kx_begin, kx_end;
+        TapCols(p, x, &kx_begin, &kx_end);
+        inside += kx_end - kx_begin;
+      }
+      columns_ = image_ && !pairs_ && (p.dstW * p.kernelX - inside) * 16 >= p.dstW * p.kernelX;
     }
     // FP32 weights beyond half the L2 (3x3 256->256: 2.4 MB) in passes of
     // 2-block tiles over every output row (ChunkedRows; each pass widens
@@ -716,6 +734,11 @@ class NhwcGemmF32 : public Algorithm {
                                                                        ky * p.dilationY)) * pitch
                               : ring;
           }
+          if (band && columns_ && fused != nullptr && fused_channels == geo_.ocg) {
+            BandColumns(n, oy, count, gr, b0, fused, es, dst, a);
+            oy += count;
+            continue;
+          }
           a->width = count * p.dstW;
           a->row_pixels = count > 1 ? p.dstW : 0;
           BlocksRow(n, oy, gr, b0, fused_channels, fused, sums, e, es, dst, a, count);
@@ -727,6 +750,34 @@ class NhwcGemmF32 : public Algorithm {
     a->width = p.dstW;
     a->row_pixels = 0;
     if (fused != nullptr) fused->channels = fused_channels;
+  }
+
+  // Output rows [oy, oy + count) of ImageRows' band, group gr, blocks [b0,
+  // b0 + a->nblocks) (the ring rows set), every channel fused: one call per
+  // output column, its pixels one per row (pixel_stride strideY source
+  // rows), the kernel columns that read only padding for the column
+  // skipped (TapCols), the stores a dst row apart.
+  void BandColumns(size_t n, size_t oy, size_t count, size_t gr, size_t b0, FusedStoreArgs* fused,
+                   size_t es, uint8_t* dst, GemmRowF32Args* a) const {
+    const ConvParams& p = geo_.p;
+    const size_t c0 = b0 * 16, pixel_stride = a->pixel_stride;
+    a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
+    a->width = count;
+    a->row_pixels = 0;
+    a->pixel_stride = a->row_stride;
+    fused->channels = a->nblocks * 16;
+    fused->channel_base = gr * geo_.ocg + c0;
+    fused->pixel_stride = p.dstW * p.dstC;
+    for (size_t x = 0; x < p.dstW; ++x) {
+      a->offset = gr * geo_.icg + x * pixel_stride;
+      TapCols(p, x, &a->kx_begin, &a->kx_end);
+      fused->dst = dst + (((n * p.dstH + oy) * p.dstW + x) * p.dstC + gr * geo_.ocg + c0) * es;
+      row_(*a);
+    }
+    a->pixel_stride = pixel_stride;
+    a->kx_begin = 0;
+    a->kx_end = SIZE_MAX;
+    fused->pixel_stride = p.dstC;
   }
 
   // The GEMM row call of output rows [oy, oy + count) (count > 1: merged,
@@ -849,6 +900,7 @@ class NhwcGemmF32 : public Algorithm {
   bool lead_ = false;  // DirectRow: one in-place segment from pixel 0 (lead_zero)
   bool image_ = false;  // ImageRows, its band of wrapping rows [band_lo_, band_hi_)
   bool pairs_ = false;  // ImageRows' band in calls of two rows
+  bool columns_ = false;  // ImageRows' band in calls of one column (BandColumns)
   size_t band_lo_ = 0, band_hi_ = 0;
   size_t xl_ = 0, xr_ = 0, left_cols_ = 0, right_cols_ = 0;  // DirectRow's segments
   size_t nblocks_, block_, cpad_, pw_, span_, row_floats_;

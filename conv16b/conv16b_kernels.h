@@ -134,6 +134,11 @@ struct GemmRowF32Args {
   const uint16_t* weight16 = nullptr;
   size_t nblocks;  // ceil(ocg / 16)
   size_t width;
+  // GEMM only: kernel columns [kx_begin, min(kx_end, kernel_x)) are summed,
+  // the others read only padding for every pixel of the call (a column of
+  // output pixels, pixel_stride a source row apart: NhwcGemmF32's
+  // BandColumns).
+  size_t kx_begin = 0, kx_end = SIZE_MAX;
   // row_pixels > 0: the call's pixels are rows of row_pixels pixels,
   // row_stride elements apart in `rows` (pixel x at (x / row_pixels) *
   // row_stride + (x % row_pixels) * pixel_stride), and row_pixels apart in

@@ -342,8 +342,9 @@ void Tile(const GemmRowF32Args& a, size_t x0, const float* w, size_t c0) {
     }
   };
   const size_t ky_end = a.ky_end < a.kernel_y ? a.ky_end : a.kernel_y;
+  const size_t kx_end = a.kx_end < a.kernel_x ? a.kx_end : a.kernel_x;
   for (size_t ky = a.ky_begin; ky < ky_end; ++ky) {
-    for (size_t kx = 0; kx < a.kernel_x; ++kx) {
+    for (size_t kx = a.kx_begin; kx < kx_end; ++kx) {
       const char* b[kBases];
       const char* tap = reinterpret_cast<const char*>(a.rows[ky] + a.offset + kx * a.kx_stride);
       if constexpr (kWrap) {
