@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <functional>
 #include <string>
 #include <vector>
@@ -178,6 +179,24 @@ class NormalizeVariant : public ::testing::TestWithParam<int> {
     }
     return names;
   }
+
+  // CheckProblem of every supported kernel on NCHW items of each channel
+  // count c and row length s (batch 1 or 2, seed seed_c * c + s), in
+  // place too.
+  void CheckNchwGrid(const std::vector<size_t>& cs, const std::vector<size_t>& ss,
+                     uint32_t seed_c) {
+    for (const std::string& name : Supported()) {
+      for (size_t c : cs) {
+        for (size_t s : ss) {
+          const Problem p(GetParam(), 1 + (c + s) % 2, c, s, static_cast<uint32_t>(seed_c * c + s));
+          for (bool in_place : {false, true}) {
+            CheckProblem(p, name, TensorFormat::kNchw, in_place, (c + s) % 16);
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
 };
 
 // Every kernel vs the reference on every tail of channels and positions,
@@ -265,21 +284,11 @@ TEST_P(NormalizeVariant, NhwcWholeVectorRows) {
 TEST_P(NormalizeVariant, FewPositionsFlat) {
   const CacheSizes small_l1d = {size_t{1} << 10, size_t{1} << 30, 0};
   SetCacheSizesForTesting(&small_l1d);
-  for (const std::string& name : Supported()) {
-    for (size_t c : kChannels) {
-      for (size_t s : kSpatial) {
-        if (s > 64) continue;
-        const Problem p(GetParam(), 1 + (c + s) % 2, c, s, static_cast<uint32_t>(c * 7 + s));
-        for (bool in_place : {false, true}) {
-          CheckProblem(p, name, TensorFormat::kNchw, in_place, (c + s) % 16);
-          if (HasFatalFailure()) break;
-        }
-        if (HasFatalFailure()) break;
-      }
-      if (HasFatalFailure()) break;
-    }
-    if (HasFatalFailure()) break;
+  std::vector<size_t> rows;  // the row lengths of kSpatial up to 64
+  for (size_t s : kSpatial) {
+    if (s <= 64) rows.push_back(s);
   }
+  CheckNchwGrid(std::vector<size_t>(std::begin(kChannels), std::end(kChannels)), rows, 7);
   SetCacheSizesForTesting(nullptr);
 }
 
@@ -294,20 +303,7 @@ TEST_P(NormalizeVariant, NchwPositionBlocks) {
   const CacheSizes l1d_64k = {size_t{64} << 10, size_t{2} << 20, 0};
   for (const CacheSizes* sizes : {static_cast<const CacheSizes*>(nullptr), &l1d_8k, &l1d_64k}) {
     SetCacheSizesForTesting(sizes);
-    for (const std::string& name : Supported()) {
-      for (size_t c : {1, 5, 16, 33, 64}) {
-        for (size_t s : {130, 200, 257, 300, 784, 1000, 1024}) {
-          const Problem p(GetParam(), 1 + s % 2, c, s, static_cast<uint32_t>(c * 31 + s));
-          for (bool in_place : {false, true}) {
-            CheckProblem(p, name, TensorFormat::kNchw, in_place, (c + s) % 16);
-            if (HasFatalFailure()) break;
-          }
-          if (HasFatalFailure()) break;
-        }
-        if (HasFatalFailure()) break;
-      }
-      if (HasFatalFailure()) break;
-    }
+    CheckNchwGrid({1, 5, 16, 33, 64}, {130, 200, 257, 300, 784, 1000, 1024}, 31);
     SetCacheSizesForTesting(nullptr);
     if (HasFatalFailure()) return;
   }
