@@ -647,35 +647,38 @@ HWY_INLINE size_t BlockPositions(size_t channels, size_t spatial, size_t min_byt
   return 0;
 }
 
-// Runs V1 (shift == nullptr) or V2 of one NCHW item in the L2 with few
-// positions, or with few channels in blocks of positions (BlockPositions:
-// each block's sums over the channels in registers, then its outputs,
-// instead of V1Nchw's and V2Nchw's chunks, whose outputs read each chunk
-// again from the L2); false (nothing done) if it does not qualify.
-HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
+// The positions per call of FewPositions for NCHW items of V1 (v2 false)
+// or V2 (the same for every item of a batch): all of them where they are
+// few, else BlockPositions; 0 where FewPositions does not run.
+HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2) {
+  const size_t N = hn::Lanes(DF());
+  if (spatial == 0 || channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) return 0;
+  if (spatial <= kMaxRegVectors * N) return spatial;
+  // Emerald Rapids, normalize_bench NCHW, best of 8 alternating rounds,
+  // ns, chunks -> blocks: 64 x 28x28 V1 AVX-512 9530 -> 7911, AVX2
+  // 11364 -> 8164, V2 13673 -> 9545 / 16319 -> 11583; 64 x 56x56 V2
+  // AVX2 60574 -> 52521, V1 within noise (AVX2 -5%); 128 x 14x14 V2
+  // 9696 -> 7132 / 10851 -> 7403. But a block's part of a row is read
+  // from the L2 (its lines shared with the neighbouring blocks where the
+  // rows are not line-aligned): short parts cost more than the chunks'
+  // passes over the L2 save, the one pass of V1 sooner than the two of
+  // V2 (best of 10: V1 128 x 14x14 with 192 bytes a row AVX-512 4940 ->
+  // 5901, AVX2 5144 -> 5522, 256 x 14x14 AVX2 with 96 bytes 10358 ->
+  // 14322; V2 at 96 bytes 20082 -> 17044 in one run, 21439 -> 22641 in
+  // another): V1 takes blocks of at least 256 bytes a row, V2 128.
+  return BlockPositions(channels, spatial, v2 ? 128 : 256);
+}
+
+// Runs V1 (shift == nullptr) or V2 of one NCHW item in the L2 in calls of
+// `block` positions (FewPositionsBlock, not 0): with few positions all of
+// them, else with few channels blocks of positions (BlockPositions: each
+// block's sums over the channels in registers, then its outputs, instead
+// of V1Nchw's and V2Nchw's chunks, whose outputs read each chunk again
+// from the L2).
+HWY_INLINE void FewPositions(const float* x, size_t channels, size_t spatial, size_t block,
                              const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                              float eps, float* y) {
   const size_t N = hn::Lanes(DF());
-  if (spatial == 0 || channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) {
-    return false;
-  }
-  size_t block = spatial;
-  if (spatial > kMaxRegVectors * N) {
-    // Emerald Rapids, normalize_bench NCHW, best of 8 alternating rounds,
-    // ns, chunks -> blocks: 64 x 28x28 V1 AVX-512 9530 -> 7911, AVX2
-    // 11364 -> 8164, V2 13673 -> 9545 / 16319 -> 11583; 64 x 56x56 V2
-    // AVX2 60574 -> 52521, V1 within noise (AVX2 -5%); 128 x 14x14 V2
-    // 9696 -> 7132 / 10851 -> 7403. But a block's part of a row is read
-    // from the L2 (its lines shared with the neighbouring blocks where the
-    // rows are not line-aligned): short parts cost more than the chunks'
-    // passes over the L2 save, the one pass of V1 sooner than the two of
-    // V2 (best of 10: V1 128 x 14x14 with 192 bytes a row AVX-512 4940 ->
-    // 5901, AVX2 5144 -> 5522, 256 x 14x14 AVX2 with 96 bytes 10358 ->
-    // 14322; V2 at 96 bytes 20082 -> 17044 in one run, 21439 -> 22641 in
-    // another): V1 takes blocks of at least 256 bytes a row, V2 128.
-    block = BlockPositions(channels, spatial, shift == nullptr ? 256 : 128);
-    if (block == 0) return false;
-  }
   // Flat where rows are not whole vectors, with AVX-512, for an item
   // beyond the L1d (the output pass then reads it from L2): within the L1d
   // the fixed work of the flat passes costs more than the split vectors
@@ -730,7 +733,6 @@ HWY_INLINE bool FewPositions(const float* x, size_t channels, size_t spatial,
 #undef SYNOPS_FEW_RUN
     }
   }
-  return true;
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 
@@ -919,6 +921,11 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
   // streamed past it (core/streaming.h). BF16 keeps its paired stores.
   const bool stream = sizeof(T) == 4 && format == TensorFormat::kNchw && src != dst &&
                       item * sizeof(T) >= RereadStreamingMinBytes();
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
+  const size_t few = sizeof(T) == 4 && format == TensorFormat::kNchw
+                         ? FewPositionsBlock(channels, spatial, /*v2=*/true)
+                         : 0;
+#endif
   for (size_t b = 0; b < batch; ++b) {
     const T* x = src + b * item;
     T* y = dst + b * item;
@@ -936,7 +943,10 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
     }
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
     if constexpr (sizeof(T) == 4) {
-      if (FewPositions(x, channels, spatial, scale, shift, eps, y)) continue;
+      if (few != 0) {
+        FewPositions(x, channels, spatial, few, scale, shift, eps, y);
+        continue;
+      }
     }
 #endif
     V2Nchw(x, channels, spatial, scale, shift, eps, stream, y);
@@ -1010,6 +1020,11 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
   const size_t N = hn::Lanes(d);
   const size_t item = channels * spatial;
   const bool stream = src != dst && item * sizeof(float) >= RereadStreamingMinBytes();
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
+  const size_t few = format == TensorFormat::kNchw && !across_spatial
+                         ? FewPositionsBlock(channels, spatial, /*v2=*/false)
+                         : 0;
+#endif
   for (size_t b = 0; b < batch; ++b) {
     const float* x = src + b * item;
     float* y = dst + b * item;
@@ -1059,7 +1074,10 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
       continue;
     }
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
-    if (FewPositions(x, channels, spatial, scale, nullptr, eps, y)) continue;
+    if (few != 0) {
+      FewPositions(x, channels, spatial, few, scale, nullptr, eps, y);
+      continue;
+    }
 #endif
     V1Nchw(x, channels, spatial, scale, eps, stream, y);
   }
