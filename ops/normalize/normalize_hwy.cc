@@ -649,7 +649,9 @@ HWY_INLINE size_t BlockPositions(size_t channels, size_t spatial, size_t min_byt
 
 // The positions per call of FewPositions for NCHW items of V1 (v2 false)
 // or V2 (the same for every item of a batch): all of them where they are
-// few, else BlockPositions; 0 where FewPositions does not run.
+// few, else BlockPositions, else blocks of at most kMaxRegVectors vectors;
+// 0 where FewPositions does not run (items of RereadStreamingMinBytes and
+// more, which V1Nchw and V2Nchw stream).
 HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2) {
   const size_t N = hn::Lanes(DF());
   if (spatial == 0 || channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) return 0;
@@ -666,7 +668,23 @@ HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2) {
   // 5901, AVX2 5144 -> 5522, 256 x 14x14 AVX2 with 96 bytes 10358 ->
   // 14322; V2 at 96 bytes 20082 -> 17044 in one run, 21439 -> 22641 in
   // another): V1 takes blocks of at least 256 bytes a row, V2 128.
-  return BlockPositions(channels, spatial, v2 ? 128 : 256);
+  const size_t b = BlockPositions(channels, spatial, v2 ? 128 : 256);
+  if (b != 0) return b;
+  // Else as few blocks as the registers allow, of equal whole vectors:
+  // each block's passes read it from the L2 as the chunks' do, its sums in
+  // registers (the chunks load and store them for every four channels)
+  // and its last vector masked (the chunks take each row's last partial
+  // vector element by element). Emerald Rapids, normalize_bench NCHW,
+  // best of 4 alternating rounds, ns, chunks -> blocks, AVX-512 / AVX2:
+  // V2 256 x 14x14 18532 -> 12801 / 20531 -> 13316, 256 x 12x12 7975 ->
+  // 7391 / 8979 -> 7784, 256 x 16x16 14437 -> 13046 / 15333 -> 15109; V1
+  // 256 x 14x14 10418 -> 9760 / 10949 -> 9903, 256 x 12x12 6606 -> 5674
+  // / 7253 -> 5731, 128 x 14x14 4999 -> 4822 / 5144 -> 4797. (Blocks of
+  // 8 vectors and a short last one, or of 2 to 4 vectors, ran slower at
+  // 256 x 14x14.)
+  const size_t most = kMaxRegVectors * N;
+  const size_t blocks = (spatial + most - 1) / most;
+  return ((spatial + blocks - 1) / blocks + N - 1) / N * N;
 }
 
 // Runs V1 (shift == nullptr) or V2 of one NCHW item in the L2 in calls of
@@ -674,7 +692,9 @@ HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2) {
 // them, else with few channels blocks of positions (BlockPositions: each
 // block's sums over the channels in registers, then its outputs, instead
 // of V1Nchw's and V2Nchw's chunks, whose outputs read each chunk again
-// from the L2).
+// from the L2), else blocks the registers hold (each pass reads them from
+// the L2 as it reads the chunks, but the sums stay in registers and each
+// row's last vector is masked).
 HWY_INLINE void FewPositions(const float* x, size_t channels, size_t spatial, size_t block,
                              const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                              float eps, float* y) {

@@ -292,12 +292,12 @@ TEST_P(NormalizeVariant, FewPositionsFlat) {
   SetCacheSizesForTesting(nullptr);
 }
 
-// NCHW items in the L2 with rows longer than the registers hold and few
-// channels run V1 and V2 in blocks of positions sized from the L1d
-// (FewPositions, BlockPositions): several L1d sizes (blocks of 2 to 8
-// vectors, or none), a last block of any length, row strides of a
-// multiple of 4 KiB (1024 positions: every row in the same L1d sets, no
-// blocks), in place too.
+// NCHW items in the L2 with rows longer than the registers hold run V1
+// and V2 in blocks of positions (FewPositions): sized from the L1d with few
+// channels (BlockPositions), else as many vectors as the registers hold.
+// Several L1d sizes (L1d blocks of 2 to 8 vectors, or none), a last block
+// of any length, row strides of a multiple of 4 KiB (1024 positions: every
+// row in the same L1d sets, no L1d blocks), in place too.
 TEST_P(NormalizeVariant, NchwPositionBlocks) {
   const CacheSizes l1d_8k = {size_t{8} << 10, size_t{2} << 20, 0};
   const CacheSizes l1d_64k = {size_t{64} << 10, size_t{2} << 20, 0};
