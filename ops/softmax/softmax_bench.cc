@@ -54,7 +54,9 @@ const Kernel<ExpBoundFn> kExpBound[] = {SYNOPS_HWY_KERNELS(ExpBound)};
 // Every shape runs as FP32 and as BF16: Softmax16b's time on a shape is
 // compared with Softmax32f's (issue 14: at most 1.1x, though BF16 moves half
 // the bytes). 64x8x3136 (6.4 MiB as FP32) is inner > 1 beyond L2, compared
-// with BM_Copy of its bytes.
+// with BM_Copy of its bytes; 2x8x512 is the same kernel on a slab in the
+// L1 (src and dst 32 KiB as FP32), its compute rate: 64x8x3136 has 196
+// times its elements.
 struct Shape {
   size_t outer, count, inner;
   std::string Label() const {
@@ -64,7 +66,8 @@ struct Shape {
 };
 
 const Shape kShapes[] = {
-    {1000, 1000, 1}, {392, 49, 1}, {21825, 2, 1}, {13666, 3, 1}, {50, 10, 100}, {64, 8, 3136},
+    {1000, 1000, 1}, {392, 49, 1},  {21825, 2, 1}, {13666, 3, 1},
+    {50, 10, 100},   {64, 8, 3136}, {2, 8, 512},
 };
 
 // Deterministic inputs in [-8, 8).
