@@ -752,6 +752,20 @@ class NhwcGemmF32 : public Algorithm {
     if (fused != nullptr) fused->channels = fused_channels;
   }
 
+  // The weights of group gr's blocks from b0 and, with `fused`, the fused
+  // stores' first channel and their dst at pixel x of output row oy (for
+  // BlocksRow and BandColumns).
+  void SetBlocks(size_t n, size_t oy, size_t x, size_t gr, size_t b0, size_t es, uint8_t* dst,
+                 FusedStoreArgs* fused, GemmRowF32Args* a) const {
+    const ConvParams& p = geo_.p;
+    const size_t channel = gr * geo_.ocg + b0 * 16;
+    a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
+    if (fused != nullptr) {
+      fused->channel_base = channel;
+      fused->dst = dst + (((n * p.dstH + oy) * p.dstW + x) * p.dstC + channel) * es;
+    }
+  }
+
   // Output rows [oy, oy + count) of ImageRows' band, group gr, blocks [b0,
   // b0 + a->nblocks) (the ring rows set), every channel fused: one call per
   // output column, its pixels one per row (pixel_stride strideY source
@@ -760,18 +774,16 @@ class NhwcGemmF32 : public Algorithm {
   void BandColumns(size_t n, size_t oy, size_t count, size_t gr, size_t b0, FusedStoreArgs* fused,
                    size_t es, uint8_t* dst, GemmRowF32Args* a) const {
     const ConvParams& p = geo_.p;
-    const size_t c0 = b0 * 16, pixel_stride = a->pixel_stride;
-    a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
+    const size_t pixel_stride = a->pixel_stride;
     a->width = count;
     a->row_pixels = 0;
     a->pixel_stride = a->row_stride;
     fused->channels = a->nblocks * 16;
-    fused->channel_base = gr * geo_.ocg + c0;
     fused->pixel_stride = p.dstW * p.dstC;
     for (size_t x = 0; x < p.dstW; ++x) {
       a->offset = gr * geo_.icg + x * pixel_stride;
       TapCols(p, x, &a->kx_begin, &a->kx_end);
-      fused->dst = dst + (((n * p.dstH + oy) * p.dstW + x) * p.dstC + gr * geo_.ocg + c0) * es;
+      SetBlocks(n, oy, x, gr, b0, es, dst, fused, a);
       row_(*a);
     }
     a->pixel_stride = pixel_stride;
@@ -791,12 +803,10 @@ class NhwcGemmF32 : public Algorithm {
     const ConvParams& p = geo_.p;
     const size_t c0 = b0 * 16, nc = std::min(geo_.ocg, (b0 + a->nblocks) * 16) - c0;
     a->offset = gr * geo_.icg;
-    a->weight = packed_.data() + (gr * nblocks_ + b0) * block_;
+    SetBlocks(n, oy, 0, gr, b0, es, dst, fused, a);
     size_t done = 0;  // channels the row stored itself
     if (fused != nullptr) {
       fused->channels = fused_channels > c0 ? std::min(fused_channels - c0, nc) / 16 * 16 : 0;
-      fused->channel_base = gr * geo_.ocg + c0;
-      fused->dst = dst + ((n * p.dstH + oy) * p.dstW * p.dstC + gr * geo_.ocg + c0) * es;
       done = fused->channels;
     }
     row_(*a);
