@@ -362,14 +362,14 @@ HWY_INLINE void OutputPositions(const float* HWY_RESTRICT x, size_t channels, si
 // reads each vector's position factors from a table of the period
 // (FillPeriod) and its rows' scale and shift by a lane permutation of the
 // period's N channels (FillRows). Channels past the last whole period go
-// through the row passes above. Taken for AVX-512 and items beyond the
-// L1d (FewPositions: the figures).
+// through the row passes above. Taken for items beyond the L1d, AVX-512
+// and V1 on AVX2 (FewPositions: the figures).
 constexpr size_t kMaxFlatPositions = 64;
 constexpr size_t kMaxLanes = 16;
-// Sums of FlatSums in registers over all periods: half the AVX-512
-// registers. (The periods in memory order with the sums in memory, 8
-// periods per load and store of them, timed the same.)
-constexpr size_t kFlatGroup = 16;
+// Sums of FlatSums in registers over all periods: half the registers
+// (AVX-512: 16; AVX2: 8). (The periods in memory order with the sums in
+// memory, 8 periods per load and store of them, timed the same.)
+constexpr size_t kFlatGroup = HWY_TARGET <= HWY_AVX3 ? 16 : 8;
 
 // pat[(j0 + i) * N ...] = sum over the periods of Term(vector j0 + i,
 // mean[(j0 + i) * N ...]) for i < kG.
@@ -465,8 +465,8 @@ HWY_INLINE void FillRows(size_t spatial, int32_t* HWY_RESTRICT rows) {
 }
 
 // y = f(x, scale, shift, j) over the periods' vectors, `scale` and `shift`
-// of each lane's row.
-template <class F>
+// of each lane's row (kShift; else `shift` is null and f gets zeros).
+template <bool kShift, class F>
 HWY_NOINLINE void FlatOutput(const float* x, size_t periods, size_t spatial,
                              const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                              const int32_t* HWY_RESTRICT rows, F f, float* y) {
@@ -479,23 +479,24 @@ HWY_NOINLINE void FlatOutput(const float* x, size_t periods, size_t spatial,
   // 1826-1829 -> 1776-1787; V2 the same within 2%.
   for (size_t p = periods; p-- > 0;) {
     const VF sc = hn::LoadU(d, scale + p * N);
-    const VF sh = shift != nullptr ? hn::LoadU(d, shift + p * N) : hn::Zero(d);
+    const VF sh = kShift ? hn::LoadU(d, shift + p * N) : hn::Zero(d);
     const float* r = x + p * spatial * N;  // y == x in place: each vector read, then written
     float* w = y + p * spatial * N;
     for (size_t j = spatial; j-- > 0;) {
       const auto idx = hn::IndicesFromVec(d, hn::Load(di, rows + j * N));
       hn::StoreU(f(hn::LoadU(d, r + j * N), hn::TableLookupLanes(sc, idx),
-                   hn::TableLookupLanes(sh, idx), j),
+                   kShift ? hn::TableLookupLanes(sh, idx) : sh, j),
                  d, w + j * N);
     }
   }
 }
 
-// Whether V1FewPositions / V2FewPositions<kV> can run flat (FewPositions
-// chooses): AVX-512 and rows of at most kMaxFlatPositions (no flat code
-// for the other instantiations).
-template <size_t kV>
-constexpr bool kMayRunFlat = HWY_TARGET <= HWY_AVX3 && kV * kMaxLanes <= kMaxFlatPositions;
+// Whether V1FewPositions (kV1) / V2FewPositions<kV> can run flat
+// (FewPositions chooses): AVX-512, or AVX2 for V1, and rows of at most
+// kMaxFlatPositions (no flat code for the other instantiations).
+template <size_t kV, bool kV1>
+constexpr bool kMayRunFlat = (HWY_TARGET <= HWY_AVX3 || (kV1 && HWY_TARGET <= HWY_AVX2)) &&
+                             kV * (HWY_MAX_BYTES / sizeof(float)) <= kMaxFlatPositions;
 
 // The period arrays of one item (kMaxFlatPositions vectors and the slack).
 struct FlatScratch {
@@ -508,8 +509,8 @@ struct FlatScratch {
 // The scratch of V1FewPositions / V2FewPositions<kV>: none (not even a
 // frame of 16 KiB on the stack) where they never run flat.
 struct NoFlatScratch {};
-template <size_t kV>
-using FlatScratchFor = std::conditional_t<kMayRunFlat<kV>, FlatScratch, NoFlatScratch>;
+template <size_t kV, bool kV1>
+using FlatScratchFor = std::conditional_t<kMayRunFlat<kV, kV1>, FlatScratch, NoFlatScratch>;
 
 // out[k] = the sums of Term over every channel of the first `spatial`
 // positions of rows `stride` apart: `periods` periods flat (only where
@@ -517,12 +518,12 @@ using FlatScratchFor = std::conditional_t<kMayRunFlat<kV>, FlatScratch, NoFlatSc
 // the period table in t->mean for the flat part).
 template <size_t kV, RowTerm kT>
 HWY_INLINE void SumAll(const float* HWY_RESTRICT x, size_t channels, size_t stride,
-                       size_t spatial, size_t periods, const VF* mean, FlatScratchFor<kV>* t,
-                       VF* out) {
+                       size_t spatial, size_t periods, const VF* mean,
+                       FlatScratchFor<kV, kT == kSq>* t, VF* out) {
   const size_t N = hn::Lanes(DF());
   const size_t flat = periods * N;
   SumPositions<kV, kT>(x + flat * stride, channels - flat, stride, spatial, mean, out);
-  if constexpr (kMayRunFlat<kV>) {
+  if constexpr (kMayRunFlat<kV, kT == kSq>) {
     if (periods != 0) {
       FlatSums<kT>(x, periods, spatial, t->mean, t->pat);
       FoldPeriod<kV>(t->pat, spatial, out);
@@ -538,15 +539,16 @@ template <size_t kV, bool kMean, bool kBackward, class G>
 HWY_INLINE void OutputAll(const float* x, size_t channels, size_t stride, size_t spatial,
                           size_t periods,
                           const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
-                          const VF* mean, const VF* k, FlatScratchFor<kV>* t, G g, float* y) {
+                          const VF* mean, const VF* k, FlatScratchFor<kV, !kMean>* t, G g,
+                          float* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
   const size_t flat = periods * N;
-  if constexpr (kMayRunFlat<kV>) {
+  if constexpr (kMayRunFlat<kV, !kMean>) {
     if (periods != 0) {
       FillPeriod<kV>(k, spatial, t->k);
       FillRows(spatial, t->rows);
-      FlatOutput(
+      FlatOutput<kMean>(
           x, periods, spatial, scale, shift, t->rows,
           [d, N, g, m_tab = t->mean, k_tab = t->k](VF v, VF sc, VF sh, size_t j)
               HWY_ATTR __attribute__((always_inline)) {
@@ -570,7 +572,7 @@ HWY_NOINLINE void V1FewPositions(const float* x, size_t channels, size_t stride,
                                  const float* HWY_RESTRICT scale, float eps, size_t periods,
                                  float* y) {
   const DF d;
-  FlatScratchFor<kV> t;
+  FlatScratchFor<kV, true> t;
   VF k[kV];
   SumAll<kV, kSq>(x, channels, stride, spatial, periods, nullptr, &t, k);
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
@@ -590,7 +592,7 @@ HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t stride,
                                  const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                                  float eps, size_t periods, float* y) {
   const DF d;
-  FlatScratchFor<kV> t;
+  FlatScratchFor<kV, false> t;
   VF mean[kV], k[kV];
   SumAll<kV, kSum>(x, channels, stride, spatial, periods, nullptr, &t, mean);
   const VF n = hn::Set(d, static_cast<float>(channels));
@@ -598,7 +600,7 @@ HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t stride,
   hmath::Unroll<kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
     mean[i] = hn::Div(mean[i], n);
   });
-  if constexpr (kMayRunFlat<kV>) {
+  if constexpr (kMayRunFlat<kV, false>) {
     if (periods != 0) FillPeriod<kV>(mean, spatial, t.mean);
   }
   SumAll<kV, kSqDev>(x, channels, stride, spatial, periods, mean, &t, k);
@@ -699,17 +701,21 @@ HWY_INLINE void FewPositions(const float* x, size_t channels, size_t spatial, si
                              const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                              float eps, float* y) {
   const size_t N = hn::Lanes(DF());
-  // Flat where rows are not whole vectors, with AVX-512, for an item
-  // beyond the L1d (the output pass then reads it from L2): within the L1d
-  // the fixed work of the flat passes costs more than the split vectors
-  // do, and with AVX2 the per-vector permutes cost more than the split
-  // vectors (half of them) do. Sapphire Rapids, normalize_bench 7x7 NCHW,
-  // rows -> flat, ns: V1 64ch 384 -> 474, 128ch 901 -> 872, 256ch 2204 ->
-  // 1890, 512ch 4503 -> 3534; V2 64ch 544 -> 755, 128ch 1140 -> 1269,
-  // 256ch 3036 -> 2781, 512ch 6147 -> 4641; AVX2 V1 256ch 2300 -> 2127,
-  // V2 2992 -> 4273.
-  const bool flat = HWY_TARGET <= HWY_AVX3 && N <= kMaxLanes && block == spatial &&
-                    spatial % N != 0 && spatial <= kMaxFlatPositions &&
+  // Flat where rows are not whole vectors, with AVX-512 (and for V1 with
+  // AVX2), for an item beyond the L1d (the output pass then reads it from
+  // L2): within the L1d the fixed work of the flat passes costs more than
+  // the split vectors do, and with AVX2 V2's two permutes per vector (its
+  // scale and shift) cost more than the split vectors (half of them) do.
+  // Sapphire Rapids, normalize_bench 7x7 NCHW, rows -> flat, ns: V1 64ch
+  // 384 -> 474, 128ch 901 -> 872, 256ch 2204 -> 1890, 512ch 4503 -> 3534;
+  // V2 64ch 544 -> 755, 128ch 1140 -> 1269, 256ch 3036 -> 2781, 512ch 6147
+  // -> 4641; AVX2 V1 256ch 2300 -> 2127, V2 2992 -> 4273. Emerald Rapids,
+  // AVX2, best of 6 alternating rounds: V1 256ch 2845 -> 2266, 512ch 5459
+  // -> 4521 (64 and 128 channels fit the L1d: rows); V2 256ch 3824 ->
+  // 3475, 512ch 7947 -> 7150 (not taken: it contradicts the Sapphire
+  // Rapids figure).
+  const bool flat = (HWY_TARGET <= HWY_AVX3 || shift == nullptr) && N <= kMaxLanes &&
+                    block == spatial && spatial % N != 0 && spatial <= kMaxFlatPositions &&
                     channels * spatial * sizeof(float) > GetCacheSizes().l1d;
   const size_t periods = flat ? channels / N : 0;
   // The output pass's rows from the last channel back where the item fits
