@@ -704,16 +704,16 @@ HWY_INLINE void FewPositions(const float* x, size_t channels, size_t spatial, si
   // Flat where rows are not whole vectors, with AVX-512 (and for V1 with
   // AVX2), for an item beyond the L1d (the output pass then reads it from
   // L2): within the L1d the fixed work of the flat passes costs more than
-  // the split vectors do, and with AVX2 V2's two permutes per vector (its
-  // scale and shift) cost more than the split vectors (half of them) do.
+  // the split vectors do. V2 on AVX2 (two permutes per vector: its scale
+  // and shift, against half the vectors split) stays in rows: slower flat
+  // on Sapphire Rapids, faster on Emerald Rapids, not measured elsewhere.
   // Sapphire Rapids, normalize_bench 7x7 NCHW, rows -> flat, ns: V1 64ch
   // 384 -> 474, 128ch 901 -> 872, 256ch 2204 -> 1890, 512ch 4503 -> 3534;
   // V2 64ch 544 -> 755, 128ch 1140 -> 1269, 256ch 3036 -> 2781, 512ch 6147
   // -> 4641; AVX2 V1 256ch 2300 -> 2127, V2 2992 -> 4273. Emerald Rapids,
   // AVX2, best of 6 alternating rounds: V1 256ch 2845 -> 2266, 512ch 5459
   // -> 4521 (64 and 128 channels fit the L1d: rows); V2 256ch 3824 ->
-  // 3475, 512ch 7947 -> 7150 (not taken: it contradicts the Sapphire
-  // Rapids figure).
+  // 3475, 512ch 7947 -> 7150.
   const bool flat = (HWY_TARGET <= HWY_AVX3 || shift == nullptr) && N <= kMaxLanes &&
                     block == spatial && spatial % N != 0 && spatial <= kMaxFlatPositions &&
                     channels * spatial * sizeof(float) > GetCacheSizes().l1d;
