@@ -491,12 +491,18 @@ HWY_NOINLINE void FlatOutput(const float* x, size_t periods, size_t spatial,
   }
 }
 
+// Whether this target runs V1 (v1) or V2 flat: AVX-512, or AVX2 for V1
+// (FewPositions: the figures).
+constexpr bool FlatOnTarget(bool v1) {
+  return HWY_TARGET <= HWY_AVX3 || (v1 && HWY_TARGET <= HWY_AVX2);
+}
+
 // Whether V1FewPositions (kV1) / V2FewPositions<kV> can run flat
-// (FewPositions chooses): AVX-512, or AVX2 for V1, and rows of at most
+// (FewPositions chooses): FlatOnTarget and rows of at most
 // kMaxFlatPositions (no flat code for the other instantiations).
 template <size_t kV, bool kV1>
-constexpr bool kMayRunFlat = (HWY_TARGET <= HWY_AVX3 || (kV1 && HWY_TARGET <= HWY_AVX2)) &&
-                             kV * (HWY_MAX_BYTES / sizeof(float)) <= kMaxFlatPositions;
+constexpr bool kMayRunFlat =
+    FlatOnTarget(kV1) && kV * (HWY_MAX_BYTES / sizeof(float)) <= kMaxFlatPositions;
 
 // The period arrays of one item (kMaxFlatPositions vectors and the slack).
 struct FlatScratch {
@@ -714,7 +720,7 @@ HWY_INLINE void FewPositions(const float* x, size_t channels, size_t spatial, si
   // AVX2, best of 6 alternating rounds: V1 256ch 2845 -> 2266, 512ch 5459
   // -> 4521 (64 and 128 channels fit the L1d: rows); V2 256ch 3824 ->
   // 3475, 512ch 7947 -> 7150.
-  const bool flat = (HWY_TARGET <= HWY_AVX3 || shift == nullptr) && N <= kMaxLanes &&
+  const bool flat = FlatOnTarget(shift == nullptr) && N <= kMaxLanes &&
                     block == spatial && spatial % N != 0 && spatial <= kMaxFlatPositions &&
                     channels * spatial * sizeof(float) > GetCacheSizes().l1d;
   const size_t periods = flat ? channels / N : 0;
