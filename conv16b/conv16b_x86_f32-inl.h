@@ -1521,8 +1521,28 @@ void StoreNchw(const Geometry& g, const Epilogue& e, const float* sums, size_t l
         typename V::T r[8];
         Transposed8<V, A>(sums + x * ld + j, ld, rem, bias, e.params, c0 + j, r);
         const size_t at = ((n * p.dstC + c0 + j) * p.dstH + oy) * p.dstW + x;
-        // The first rem (1-7) values of t to d.
-        auto put = [rem](auto* d, const auto* t) { std::memcpy(d, t, rem * sizeof(*t)); };
+        // The first rem (1-7) values of t to d, in pieces of constant size
+        // (16, 8, 4, 2 bytes: moves, no call). A memcpy of rem values was a
+        // call into libc for each channel: 30% of depthwise 3x3 s2 576ch
+        // 14x14 with BF16 NCHW tensors (7-pixel output rows; Emerald
+        // Rapids, perf).
+        auto put = [rem](auto* d, const auto* t) {
+          const size_t bytes = rem * sizeof(*t);
+          auto* out = reinterpret_cast<uint8_t*>(d);
+          const auto* in = reinterpret_cast<const uint8_t*>(t);
+          size_t done = 0;
+          const auto piece = [&](auto size_) __attribute__((always_inline)) {
+            constexpr size_t kSize = decltype(size_)::value;
+            if (bytes & kSize) {
+              std::memcpy(out + done, in + done, kSize);
+              done += kSize;
+            }
+          };
+          piece(std::integral_constant<size_t, 16>());
+          piece(std::integral_constant<size_t, 8>());
+          piece(std::integral_constant<size_t, 4>());
+          piece(std::integral_constant<size_t, 2>());
+        };
         for (int k = 0; k < 8; ++k) {
           if (kBf16) {
             alignas(16) uint16_t t[8];
