@@ -92,9 +92,12 @@ HWY_INLINE void AccumulateRows(const uint16_t* HWY_RESTRICT src, size_t channels
   size_t c = 0;
   for (; c + lanes <= channels; c += lanes) {
     // Four interleaved row streams defeat the L2 streamer: prefetch the rows
-    // two groups ahead (a hint; never faults).
-    hwy::Prefetch(src + 8 * channels + c);
-    if (kRows > 1) hwy::Prefetch(src + 9 * channels + c);
+    // two groups ahead (a hint; never faults). One row is one stream in
+    // memory order, which the hardware prefetchers follow.
+    if (kRows > 1) {
+      hwy::Prefetch(src + 8 * channels + c);
+      hwy::Prefetch(src + 9 * channels + c);
+    }
     if (kRows > 2) hwy::Prefetch(src + 10 * channels + c);
     if (kRows > 3) hwy::Prefetch(src + 11 * channels + c);
     auto rows = LoadBf16(df, src + c);
@@ -374,10 +377,29 @@ void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, Tens
     return;
   }
   // Rows in memory order, accumulating in `sum` (L1-resident for any
-  // realistic channel count).
+  // realistic channel count). Four rows at a time in registers, but with
+  // vectors of 8 or 16 lanes, rows of 8 vectors or more beyond the
+  // last-level cache one at a time, a single stream: four rows a vector at
+  // a time (with prefetches) are four streams a row apart in each page,
+  // which the prefetchers from memory did not follow. Zen 4 core (AMD EPYC
+  // family 25 model 17, 32 MiB L3), synbench, 64 MiB tensors, ms, four rows
+  // -> one, AVX-512 / AVX2: 512 channels 6.0-7.4 -> 3.4-3.7 / 7.4-8.4 ->
+  // 3.1-4.1 (BM_ReadOnly 2.9), 256 channels 7.2-7.4 -> 2.5-3.5 / 8.5-8.6 ->
+  // 3.0-4.2, 128 channels 3.6-4.3 -> 2.8-3.5 / 3.7-4.3 -> 2.8-3.0. One row
+  // at a time lost with rows of 4 vectors (64 channels AVX-512 3.0 -> 4.0:
+  // a row's adds to `sum` wait on the last row's through store
+  // forwarding), in the L3 (512 channels x 2048, AVX-512: 36 -> 57 us) and
+  // with 4 lanes (SSE4, 64 channels 3.7 -> 9.2 ms, 128 3.8 -> 5.1).
   for (size_t c = 0; c < channels; ++c) sum[c] = 0.0f;
   size_t s = 0;
-  for (; s + 4 <= spatial; s += 4) AccumulateRows<4>(src + s * channels, channels, sum);
+  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+  const CacheSizes caches = GetCacheSizes();
+  const size_t last_level = caches.l3 != 0 ? caches.l3 : caches.l2;
+  const bool one_stream = lanes >= 8 && channels >= 8 * lanes &&
+                          channels * spatial * sizeof(uint16_t) > last_level;
+  if (!one_stream) {
+    for (; s + 4 <= spatial; s += 4) AccumulateRows<4>(src + s * channels, channels, sum);
+  }
   for (; s < spatial; ++s) AccumulateRows<1>(src + s * channels, channels, sum);
 }
 
