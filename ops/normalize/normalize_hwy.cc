@@ -270,12 +270,20 @@ HWY_INLINE void OutputRow(float* HWY_RESTRICT y, size_t len, bool stream, FV fv,
 // 56x56, against the fixed 256 (V1) and 128 (V2) positions before: V1 with
 // L2/16 chunks, 512 channels 0.72 -> 0.58 ms, 64-256 channels within noise;
 // V2 with L2/8 (its three chunks in flight), within noise (L2/24 made AVX2
-// at 512 channels 1.3x slower).
+// at 512 channels 1.3x slower). At least 4 cache lines of each row
+// (kMinChunkBytes): with a 1 MiB L2, L2/16 leaves 512 channels 32
+// positions, rows of 2 lines, which ran at 1.6x BM_ReadThenCopy; Zen 4
+// core (AMD EPYC family 25 model 17), normalize_bench V1 NCHW 512 x
+// 56x56, best of 3 alternating rounds, us, 32 -> 64 positions: AVX-512
+// 378 -> 307, AVX2 388 -> 300 (BM_ReadThenCopy 227-236; 256 channels, 64
+// positions either way, 128-140).
 constexpr size_t kChunk = 256;
+constexpr size_t kMinChunkBytes = 256;
 HWY_INLINE size_t ChunkPositions(size_t channels, size_t elem_bytes, size_t fraction) {
   const size_t N = hn::Lanes(DF());
   const size_t fit = GetCacheSizes().l2 / fraction / (channels * elem_bytes);
-  return HWY_MAX(N, HWY_MIN(kChunk, fit / N * N));
+  const size_t least = HWY_MAX(N, kMinChunkBytes / elem_bytes);
+  return HWY_MAX(least, HWY_MIN(kChunk, fit / N * N));
 }
 
 // ---- NCHW with few positions (7x7 maps and smaller), FP32 ----
