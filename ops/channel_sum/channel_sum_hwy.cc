@@ -395,8 +395,8 @@ void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, Tens
   const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
   const CacheSizes caches = GetCacheSizes();
   const size_t last_level = caches.l3 != 0 ? caches.l3 : caches.l2;
-  const bool one_stream = lanes >= 8 && channels >= 8 * lanes &&
-                          channels * spatial * sizeof(uint16_t) > last_level;
+  const bool one_stream =
+      lanes >= 8 && channels >= 8 * lanes && channels * spatial * sizeof(uint16_t) > last_level;
   if (!one_stream) {
     for (; s + 4 <= spatial; s += 4) AccumulateRows<4>(src + s * channels, channels, sum);
   }
