@@ -100,9 +100,10 @@ TEST_P(ChannelSumKernel, EdgeValues) {
 }
 
 // The cache sizes choose the NHWC row chunks (down to 16 rows) or rows in
-// memory order (beyond half the L2; one at a time beyond the last level,
-// here the 4 KiB L2, for rows of 8 vectors or more: 200 and 300 channels):
-// every choice within the bound.
+// memory order (beyond half the L2; with 8- and 16-lane vectors one at a
+// time beyond the last level, here the 4 KiB L2, for rows of 8 vectors or
+// more: 200 and 300 channels, and 64 on AVX2): every choice within the
+// bound.
 TEST_P(ChannelSumKernel, AnyCacheSizesWithinBound) {
   const auto* kernel = SYNOPS_KERNEL_OR_SKIP(ChannelSum16bKernels(), GetParam());
   const CacheSizes tiny = {size_t{1} << 10, size_t{4} << 10, 0};
