@@ -364,15 +364,17 @@ void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, Tens
     for (; c < channels; ++c) sum[c] = SumRow(src + c * spatial, spatial);
     return;
   }
-  if (channels < hn::Lanes(hn::ScalableTag<float>())) {
+  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+  if (channels < lanes) {
     SumFewChannelsNhwc(src, channels, channels * spatial, sum);
     return;
   }
+  const CacheSizes caches = GetCacheSizes();
+  const size_t bytes = channels * spatial * sizeof(uint16_t);
   // Beyond half the L2, the rows in memory order (block-strided reads of
   // chunks, even with prefetches, ran at 53-57% of BM_ReadOnly's rate on a
   // Zen 5 core at 512 channels x 65536; in memory order 72-78%).
-  if (channels >= 2 * hn::Lanes(hn::ScalableTag<float>()) &&
-      channels * spatial * sizeof(uint16_t) <= GetCacheSizes().l2 / 2) {
+  if (channels >= 2 * lanes && bytes <= caches.l2 / 2) {
     SumNhwcBlocks(src, channels, spatial, sum);
     return;
   }
@@ -392,11 +394,8 @@ void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, Tens
   // with 4 lanes (SSE4, 64 channels 3.7 -> 9.2 ms, 128 3.8 -> 5.1).
   for (size_t c = 0; c < channels; ++c) sum[c] = 0.0f;
   size_t s = 0;
-  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
-  const CacheSizes caches = GetCacheSizes();
   const size_t last_level = caches.l3 != 0 ? caches.l3 : caches.l2;
-  const bool one_stream =
-      lanes >= 8 && channels >= 8 * lanes && channels * spatial * sizeof(uint16_t) > last_level;
+  const bool one_stream = lanes >= 8 && channels >= 8 * lanes && bytes > last_level;
   if (!one_stream) {
     for (; s + 4 <= spatial; s += 4) AccumulateRows<4>(src + s * channels, channels, sum);
   }
