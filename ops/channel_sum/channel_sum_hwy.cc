@@ -311,91 +311,92 @@ HWY_NOINLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n,
 }
 #endif  // HWY_TARGET == HWY_AVX3
 
-#if HWY_TARGET == HWY_AVX2
-// The same for AVX2, 8 rows at a time, rows of n >= 16 elements: 16
-// elements per load; the tail is the row's last 16 elements (in the row, as
-// n >= 16) with the lanes already summed masked off.
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+// The same for AVX2 and SSE4, 8 rows at a time, rows of n >= W::kElems
+// elements (16 on AVX2, 8 on SSE4): W::kElems elements per load; the tail
+// is the row's last W::kElems elements (in the row, as n >= W::kElems)
+// with the lanes already summed masked off. SSE4, which ran SumRow before
+// (a horizontal sum and 4-lane steps per row), on Zen 4, channel_sum_bench,
+// best of 4 alternating rounds, ns: 512 channels x 7x7 2438 -> 1806, 256 x
+// 128 2559 -> 1743, 64 x 128 592 -> 449.
+template <class W>
 HWY_NOINLINE void SumShortRows8(const uint16_t* HWY_RESTRICT src, size_t n,
                                 float* HWY_RESTRICT sum) {
-  const size_t full = n / 16, t = n % 16;
-  const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  // 16-bit lanes j >= 16 - t.
-  const __m256i tail = _mm256_cmpgt_epi16(iota, _mm256_set1_epi16(static_cast<short>(15 - t)));
-  const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
-  const __m256 one = _mm256_set1_ps(1.0f);
-  __m256 v[8];
-  // The halves of each word added to each other first, as SumShortRows16.
-  const auto words = [&](__m256i w) HWY_ATTR __attribute__((always_inline)) {
-    return _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(w, high)), one,
-                           _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
-  };
-  const auto load = [&](const char* p) HWY_ATTR __attribute__((always_inline)) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  };
+  constexpr size_t kElems = W::kElems;
+  const size_t full = n / kElems, t = n % kElems;
+  const auto tail = W::TailMask(t);
+  typename W::F v[8];
   const StridedAddresses rows(n * sizeof(uint16_t));
+  // The halves of each word added to each other first, as SumShortRows16.
   const auto step = [&](size_t k, bool first) HWY_ATTR __attribute__((always_inline)) {
-    const StridedAddresses::Bases at = rows.From(src + 16 * k);
+    const StridedAddresses::Bases at = rows.From(src + kElems * k);
     hmath::Unroll<8>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
-      __m256i w = load(rows.At<decltype(r)::value>(at));
+      auto w = W::Load(rows.At<decltype(r)::value>(at));
       asm("" : "+x"(w));
-      v[r] = first ? words(w) : _mm256_add_ps(v[r], words(w));
+      v[r] = first ? W::Words(w) : W::Add(v[r], W::Words(w));
     });
   };
   step(0, true);  // (full >= 1)
   for (size_t k = 1; k < full; ++k) step(k, false);
   if (t != 0) {
-    const StridedAddresses::Bases at = rows.From(src + n - 16);
+    const StridedAddresses::Bases at = rows.From(src + n - kElems);
     hmath::Unroll<8>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
-      v[r] =
-          _mm256_add_ps(v[r], words(_mm256_and_si256(load(rows.At<decltype(r)::value>(at)), tail)));
+      v[r] = W::Add(v[r], W::Words(W::And(W::Load(rows.At<decltype(r)::value>(at)), tail)));
     });
   }
-  _mm256_storeu_ps(sum, hmath::Reduce8Sum(v));
+  W::Store8(sum, v);
 }
+#endif  // HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+
+#if HWY_TARGET == HWY_AVX2
+struct ShortRowsAvx2 {
+  using F = __m256;
+  static constexpr size_t kElems = 16;
+  // 16-bit lanes j >= 16 - t.
+  static __m256i TailMask(size_t t) {
+    const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return _mm256_cmpgt_epi16(iota, _mm256_set1_epi16(static_cast<short>(15 - t)));
+  }
+  static __m256i Load(const char* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static __m256i And(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+  // odd * 1 + even: exact, and on the FMA pipes.
+  static F Words(__m256i w) {
+    return _mm256_fmadd_ps(
+        _mm256_castsi256_ps(_mm256_and_si256(w, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u)))),
+        _mm256_set1_ps(1.0f), _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)));
+  }
+  static F Add(F a, F b) { return _mm256_add_ps(a, b); }
+  static void Store8(float* sum, const F (&v)[8]) { _mm256_storeu_ps(sum, hmath::Reduce8Sum(v)); }
+};
 #endif  // HWY_TARGET == HWY_AVX2
 
 #if HWY_TARGET == HWY_SSE4
-// The same for SSE4, 8 rows at a time, rows of n >= 8 elements: 8
-// elements per load (both halves of each word added to each other with
-// ADDPS: no FMA here), the tail the row's last 8 elements with the lanes
-// already summed masked off, the 8 row vectors reduced by 6 HADDPS. Zen 4,
-// channel_sum_bench, best of 4 alternating rounds, SumRow -> this, ns: 512
-// channels x 7x7 2438 -> 1806, 256 x 128 2559 -> 1743, 64 x 128 592 -> 449.
-HWY_NOINLINE void SumShortRows8Sse4(const uint16_t* HWY_RESTRICT src, size_t n,
-                                    float* HWY_RESTRICT sum) {
-  const size_t full = n / 8, t = n % 8;
-  const __m128i iota = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
-  // 16-bit lanes j >= 8 - t.
-  const __m128i tail = _mm_cmpgt_epi16(iota, _mm_set1_epi16(static_cast<short>(7 - t)));
-  const __m128i high = _mm_set1_epi32(static_cast<int>(0xFFFF0000u));
-  __m128 v[8];
-  const auto words = [&](__m128i w) HWY_ATTR __attribute__((always_inline)) {
-    return _mm_add_ps(_mm_castsi128_ps(_mm_slli_epi32(w, 16)),
-                      _mm_castsi128_ps(_mm_and_si128(w, high)));
-  };
-  const auto load = [&](const char* p) HWY_ATTR __attribute__((always_inline)) {
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  };
-  const StridedAddresses rows(n * sizeof(uint16_t));
-  const auto step = [&](size_t k, bool first) HWY_ATTR __attribute__((always_inline)) {
-    const StridedAddresses::Bases at = rows.From(src + 8 * k);
-    hmath::Unroll<8>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
-      __m128i w = load(rows.At<decltype(r)::value>(at));
-      asm("" : "+x"(w));
-      v[r] = first ? words(w) : _mm_add_ps(v[r], words(w));
-    });
-  };
-  step(0, true);  // (full >= 1)
-  for (size_t k = 1; k < full; ++k) step(k, false);
-  if (t != 0) {
-    const StridedAddresses::Bases at = rows.From(src + n - 8);
-    hmath::Unroll<8>([&](auto r) HWY_ATTR __attribute__((always_inline)) {
-      v[r] = _mm_add_ps(v[r], words(_mm_and_si128(load(rows.At<decltype(r)::value>(at)), tail)));
-    });
+struct ShortRowsSse4 {
+  using F = __m128;
+  static constexpr size_t kElems = 8;
+  static __m128i TailMask(size_t t) {
+    const __m128i iota = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm_cmpgt_epi16(iota, _mm_set1_epi16(static_cast<short>(7 - t)));
   }
-  _mm_storeu_ps(sum, _mm_hadd_ps(_mm_hadd_ps(v[0], v[1]), _mm_hadd_ps(v[2], v[3])));
-  _mm_storeu_ps(sum + 4, _mm_hadd_ps(_mm_hadd_ps(v[4], v[5]), _mm_hadd_ps(v[6], v[7])));
-}
+  static __m128i Load(const char* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  }
+  static __m128i And(__m128i a, __m128i b) { return _mm_and_si128(a, b); }
+  // (ADDPS: no FMA here.)
+  static F Words(__m128i w) {
+    return _mm_add_ps(
+        _mm_castsi128_ps(_mm_slli_epi32(w, 16)),
+        _mm_castsi128_ps(_mm_and_si128(w, _mm_set1_epi32(static_cast<int>(0xFFFF0000u)))));
+  }
+  static F Add(F a, F b) { return _mm_add_ps(a, b); }
+  // The 8 row vectors reduced by 6 HADDPS.
+  static void Store8(float* sum, const F (&v)[8]) {
+    _mm_storeu_ps(sum, _mm_hadd_ps(_mm_hadd_ps(v[0], v[1]), _mm_hadd_ps(v[2], v[3])));
+    _mm_storeu_ps(sum + 4, _mm_hadd_ps(_mm_hadd_ps(v[4], v[5]), _mm_hadd_ps(v[6], v[7])));
+  }
+};
 #endif  // HWY_TARGET == HWY_SSE4
 
 void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, TensorFormat format,
@@ -416,11 +417,13 @@ void ChannelSum16bHwy(const uint16_t* src, size_t channels, size_t spatial, Tens
     }
 #elif HWY_TARGET == HWY_AVX2
     if (spatial >= 16 && short_rows) {
-      for (; c + 8 <= channels; c += 8) SumShortRows8(src + c * spatial, spatial, sum + c);
+      for (; c + 8 <= channels; c += 8)
+        SumShortRows8<ShortRowsAvx2>(src + c * spatial, spatial, sum + c);
     }
 #elif HWY_TARGET == HWY_SSE4
     if (spatial >= 8 && short_rows) {
-      for (; c + 8 <= channels; c += 8) SumShortRows8Sse4(src + c * spatial, spatial, sum + c);
+      for (; c + 8 <= channels; c += 8)
+        SumShortRows8<ShortRowsSse4>(src + c * spatial, spatial, sum + c);
     }
 #endif
     for (; c < channels; ++c) sum[c] = SumRow(src + c * spatial, spatial);
