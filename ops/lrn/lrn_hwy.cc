@@ -73,9 +73,12 @@ HWY_INLINE VF ScaleByPowAny(DF d, VF x, VF b, VF e) {
 }
 
 // Vectors per step of the main loops: four on AVX-512, whose log and exp
-// interleave four dependency chains (hmath::LogAvx512, ExpAvx512), two
-// elsewhere.
-constexpr size_t kK = HWY_TARGET == HWY_AVX3 ? 4 : 2;
+// interleave four dependency chains (hmath::LogAvx512, ExpAvx512), and on
+// SSE4, whose Highway Log and Exp are long chains of 4-lane operations
+// (Zen 4, lrn_bench, best of 4 alternating rounds, two -> four: 9-14% less
+// time on every shape, e.g. NHWC c64 56x56 1120 -> 998 us, NCHW c256 7x7
+// 72.2 -> 63.7; eight: no better); two elsewhere.
+constexpr size_t kK = HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_SSE4 ? 4 : 2;
 
 // y[k] = x[k] * pow(b[k], e) for K vectors (b is clobbered).
 template <size_t K>
