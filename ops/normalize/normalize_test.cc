@@ -1,11 +1,11 @@
 #include "ops/normalize/normalize.h"
 
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <iterator>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -369,6 +369,51 @@ TEST_P(NormalizeVariant, EdgeValues) {
         }
         CheckProblem(flat, name, f, false, 0);
         if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// A NaN input: SPEC bounds none of the outputs it reaches, but each of
+// them must stay NaN in every kernel (a BF16 output a quiet NaN, as
+// Fp32ToBf16 makes it), as in the reference; the others are checked as
+// usual (CheckProblem's bounds are +Inf for the NaN ones).
+TEST_P(NormalizeVariant, NanInputsGiveNanOutputs) {
+  for (const std::string& name : Supported()) {
+    for (TensorFormat f : kFormats) {
+      for (size_t c : {16, 37}) {
+        for (size_t s : {21, 64}) {
+          Problem p(GetParam(), 2, c, s, static_cast<uint32_t>(c * s));
+          for (size_t k : {size_t{5}, p.size() / 2 + 3}) {
+            p.src16[k] = 0x7FC1;
+            p.src[k] = Bf16ToFp32(p.src16[k]);
+          }
+          // A NaN scale with every payload bit set, which a rounding that
+          // ignored NaN would carry out of the exponent (to -0).
+          const uint32_t all_ones = 0x7FFFFFFFu;
+          std::memcpy(&p.scale[1], &all_ones, sizeof(all_ones));
+          const std::vector<float> want = p.Want(f);
+          std::vector<float> got32;
+          std::vector<uint16_t> got16;
+          bool guards_ok = false;
+          RunKernel(p, name, f, false, 0, &got32, &got16, &guards_ok);
+          ASSERT_TRUE(guards_ok) << name << " " << p.Name(f);
+          size_t nans = 0;
+          for (size_t i = 0; i < want.size(); ++i) {
+            if (!std::isnan(want[i])) continue;
+            ++nans;
+            if (p.variant == 5) {
+              ASSERT_EQ(got16[i] & 0x7FC0, 0x7FC0)
+                  << name << " " << p.Name(f) << " at " << i << ": 0x" << std::hex << got16[i];
+              ASSERT_NE(got16[i] & 0x7FFF, 0x7F80) << name << " " << p.Name(f) << " at " << i;
+            } else {
+              ASSERT_TRUE(std::isnan(got32[i])) << name << " " << p.Name(f) << " at " << i;
+            }
+          }
+          ASSERT_GT(nans, 0u) << p.Name(f);
+          CheckProblem(p, name, f, false, 0);
+          if (HasFatalFailure()) return;
+        }
       }
     }
   }
