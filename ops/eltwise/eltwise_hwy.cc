@@ -204,8 +204,7 @@ void EltwiseOf(const float* const* src, const float* weight, size_t count, size_
                           ? 0
                           : std::min(size, ((64 - addr % 64) % 64) / sizeof(float));
   Range<kOp, false>(src, weight, count, dst, 0, head);
-  bool in_place = false;
-  for (size_t i = 0; i < count; ++i) in_place = in_place || src[i] == dst;
+  const bool in_place = std::find(src, src + count, dst) != src + count;
   if (in_place || size * sizeof(float) < StreamingStoreMinBytes() || addr % sizeof(float) != 0) {
     Range<kOp, false>(src, weight, count, dst, head, size);
     return;
