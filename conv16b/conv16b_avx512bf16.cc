@@ -121,6 +121,9 @@ struct Bf16Dot {
                                                          const FusedStoreArgs& f, Pixel pixel,
                                                          size_t c) {
     const float* bias = f.epilogue->bias + f.channel_base + c;
+    // In locals: the stores could alias f, and GCC reloaded both after each.
+    uint8_t* const dst = f.dst;
+    const size_t pixel_stride = f.pixel_stride;
     __m512 b[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) b[v] = _mm512_loadu_ps(bias + v * 16);
@@ -132,9 +135,9 @@ struct Bf16Dot {
         r[v] = _mm512_add_ps(acc[m][v], b[v]);
         if (kRelu) r[v] = _mm512_max_ps(_mm512_setzero_ps(), r[v]);  // ActivateV's order
       }
-      const size_t at = pixel(m) * f.pixel_stride + c;
+      const size_t at = pixel(m) * pixel_stride + c;
       if constexpr (kBf16) {
-        uint16_t* d = reinterpret_cast<uint16_t*>(f.dst) + at;
+        uint16_t* d = reinterpret_cast<uint16_t*>(dst) + at;
         if constexpr (!kDenormals) {
 #pragma GCC unroll 2
           for (int v = 0; v + 1 < NV; v += 2) {
@@ -151,7 +154,7 @@ struct Bf16Dot {
           for (int v = 0; v < NV; v += 2) Avx512Bf16F32::StoreBf16x2(d + v * 16, r[v], r[v + 1]);
         }
       } else {
-        float* d = reinterpret_cast<float*>(f.dst) + at;
+        float* d = reinterpret_cast<float*>(dst) + at;
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) _mm512_storeu_ps(d + v * 16, r[v]);
       }

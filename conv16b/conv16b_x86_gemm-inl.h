@@ -172,19 +172,37 @@ void EdgeTile(const GemmRowArgs& a, const uint16_t* src, const uint16_t* weight,
       base[0] = tap;
 #pragma GCC unroll 4
       for (int j = 1; j < kBases; ++j) base[j] = base[0] + j * 9 * stride[0];
-      const char* first = kx < lead ? zeros : tap - ps;
-      const char* last = kx >= tail ? zeros : tap + kMid * ps;
+      const bool with_first = kx >= lead, with_last = kx < tail;
+      // Pixels 0 and M - 1 skip the padding columns' products (the reference's taps).
+      const char* first = with_first ? tap - ps : zeros;
+      const char* last = with_last ? tap + kMid * ps : zeros;
       if (kx + 1 < a.kernel_x) tap += kx_bytes;
-      for (size_t p = 0; p < a.pairs; ++p, w += 32, first += 4, last += 4) {
-        const typename Dot::W wv = Dot::LoadW(w);
-        acc[0][0] = Dot::AccumulateAt(acc[0][0], reinterpret_cast<const uint16_t*>(first), wv);
+      const auto pairs = [&](auto first_on, auto last_on) __attribute__((always_inline)) {
+        for (size_t p = 0; p < a.pairs; ++p, w += 32, first += 4, last += 4) {
+          const typename Dot::W wv = Dot::LoadW(w);
+          if constexpr (decltype(first_on)::value) {
+            acc[0][0] = Dot::AccumulateAt(acc[0][0], reinterpret_cast<const uint16_t*>(first), wv);
+          }
 #pragma GCC unroll 28
-        for (int m = 0; m < kMid; ++m) {
-          acc[m + 1][0] = Dot::AccumulateAt(acc[m + 1][0], PixelAt<kMid, 1>(base, stride, m), wv);
-        }
-        acc[M - 1][0] = Dot::AccumulateAt(acc[M - 1][0], reinterpret_cast<const uint16_t*>(last), wv);
+          for (int m = 0; m < kMid; ++m) {
+            acc[m + 1][0] = Dot::AccumulateAt(acc[m + 1][0], PixelAt<kMid, 1>(base, stride, m), wv);
+          }
+          if constexpr (decltype(last_on)::value) {
+            acc[M - 1][0] =
+                Dot::AccumulateAt(acc[M - 1][0], reinterpret_cast<const uint16_t*>(last), wv);
+          }
 #pragma GCC unroll 4
-        for (int j = 0; j < kBases; ++j) base[j] += 4;
+          for (int j = 0; j < kBases; ++j) base[j] += 4;
+        }
+      };
+      if (with_first && with_last) {
+        pairs(std::true_type{}, std::true_type{});
+      } else if (with_first) {
+        pairs(std::true_type{}, std::false_type{});
+      } else if (with_last) {
+        pairs(std::false_type{}, std::true_type{});
+      } else {
+        pairs(std::false_type{}, std::false_type{});
       }
     }
     if (ky + 1 < ky_end) row += ky_bytes;
