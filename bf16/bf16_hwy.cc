@@ -31,19 +31,10 @@ void Fp32ToBf16Hwy(const float* src, size_t size, uint16_t* dst) {
     return;
   }
   size_t i = 0;
-  // Two vectors at a time (StoreBf16x2: on AVX-512 one permute packs
-  // both); where neither holds a NaN (v0 + v1 is not NaN; Inf - Inf takes
-  // the NaN path too, with the same results) without the quieting blend.
-  // Zen 4, bf16_bench, best of 4 alternating rounds, ns, one vector at a
-  // time -> this, L1 / L2: AVX-512 479 -> 222 / 2019 -> 898, AVX2 431 ->
-  // 352 / 1714 -> 1422, SSE4.1 806 -> 627 / 3220 -> 2473.
+  // Two vectors at a time (StoreBf16x2: on AVX-512 one permute packs both,
+  // and no NaN blend where neither holds a NaN).
   for (; i + 2 * lanes <= size; i += 2 * lanes) {
-    const auto v0 = hn::LoadU(df, src + i), v1 = hn::LoadU(df, src + i + lanes);
-    if (HWY_LIKELY(hn::AllFalse(df, hn::IsNaN(hn::Add(v0, v1))))) {
-      StoreBf16x2</*kNan=*/false>(df, v0, v1, dst + i);
-    } else {
-      StoreBf16x2(df, v0, v1, dst + i);
-    }
+    StoreBf16x2(df, hn::LoadU(df, src + i), hn::LoadU(df, src + i + lanes), dst + i);
   }
   for (; i + lanes <= size; i += lanes) ConvertVector(df, src + i, dst + i);
   // The last partial vector: redo the final `lanes` elements (same results).

@@ -50,17 +50,7 @@ HWY_INLINE void StoreT2(DF d, VF v0, VF v1, float* HWY_RESTRICT p) {
   hn::StoreU(v0, d, p);
   hn::StoreU(v1, d, p + hn::Lanes(d));
 }
-// Without the NaN quieting blend where neither vector holds a NaN (v0 + v1
-// is not NaN; Inf - Inf takes the blend too, with the same results). Zen 4,
-// normalize_bench 16bV2, best of 4 alternating rounds: SSE4.1 7-17% less
-// time (NCHW c512 56x56 1240 -> 1046 us), AVX2 5-12%, AVX-512 2-10%.
-HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) {
-  if (HWY_LIKELY(hn::AllFalse(d, hn::IsNaN(hn::Add(v0, v1))))) {
-    StoreBf16x2</*kNan=*/false>(d, v0, v1, p);
-  } else {
-    StoreBf16x2(d, v0, v1, p);
-  }
-}
+HWY_INLINE void StoreT2(DF d, VF v0, VF v1, uint16_t* HWY_RESTRICT p) { StoreBf16x2(d, v0, v1, p); }
 HWY_INLINE float ToF(float x) { return x; }
 HWY_INLINE float ToF(uint16_t x) { return Bf16ToFp32(x); }
 HWY_INLINE void FromF(float v, float* p) { *p = v; }
