@@ -27,8 +27,8 @@ const size_t kChannels[] = {1,  2,  3,  4,  7,  8,  9,   15,  16,  17,  31,
 // NCHW rows below 1024 positions are summed 16 (AVX-512) or 8 (AVX2) at a time;
 // 18, 49 and 50 end in tails of 1 or 2 elements of the AVX2 and SSE4.1 loads
 // (gathered across rows).
-const size_t kSpatial[] = {0,  1,  2,  3,  7,  8,  9,   15,  16,   17,   18,
-                           31, 32, 33, 49, 50, 63, 64, 65, 127, 129, 1000, 1023, 1024};
+const size_t kSpatial[] = {0,  1,  2,  3,  7,  8,  9,  15,  16,  17,   18,   31,
+                           32, 33, 49, 50, 63, 64, 65, 127, 129, 1000, 1023, 1024};
 const TensorFormat kFormats[] = {TensorFormat::kNchw, TensorFormat::kNhwc};
 
 class ChannelSumKernel : public ::testing::TestWithParam<std::string> {};
