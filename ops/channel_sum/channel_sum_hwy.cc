@@ -395,7 +395,7 @@ struct ShortRowsAvx2 {
     _mm256_storeu_ps(sum, _mm256_add_ps(hmath::Reduce8Sum(v), t));
   }
   static F Widen(__m128i w) {
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(w), 16));
+    return WidenBf16(hn::Full256<float>(), hn::Vec128<uint16_t>{w}).raw;
   }
 };
 #endif  // HWY_TARGET == HWY_AVX2
@@ -440,7 +440,9 @@ struct ShortRowsSse4 {
     _mm_storeu_ps(sum + 4, _mm_add_ps(hi, thi));
   }
   // Words 0-3 of w widened.
-  static F Widen(__m128i w) { return _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu16_epi32(w), 16)); }
+  static F Widen(__m128i w) {
+    return WidenBf16(hn::Full128<float>(), hn::LowerHalf(hn::Vec128<uint16_t>{w})).raw;
+  }
 };
 #endif  // HWY_TARGET == HWY_SSE4
 
