@@ -394,9 +394,7 @@ struct ShortRowsAvx2 {
     const F t = _mm256_add_ps(Widen(w0), Widen(w1));
     _mm256_storeu_ps(sum, _mm256_add_ps(hmath::Reduce8Sum(v), t));
   }
-  static F Widen(__m128i w) {
-    return WidenBf16(hn::Full256<float>(), hn::Vec128<uint16_t>{w}).raw;
-  }
+  static F Widen(__m128i w) { return WidenBf16(hn::Full256<float>(), hn::Vec128<uint16_t>{w}).raw; }
 };
 #endif  // HWY_TARGET == HWY_AVX2
 
