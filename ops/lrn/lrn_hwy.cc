@@ -10,12 +10,16 @@
 // one flat array instead, see LrnNchwFlat); NHWC squares one
 // pixel's channels into a zero-padded scratch row, then sums shifted loads
 // of it (the padding clips the window without branches).
-// pow(b, e) = exp(log(b) * e) with Highway's Exp and Log (hwy/contrib/math);
-// on AVX-512 with core/hwy_math-inl.h's LogAvx512 and ExpAvx512 (getmant/
-// getexp, table, scalef: half the instructions, no branches, the special
-// values for free; measured over all floats: log <= 1.06 * 2^-23 |log b|,
-// exp <= 0.65 * 2^-23 e^y, inside lrn_accuracy.h's kLogUlps and kExpUlps
-// together with glibc's 0.66 and 0.5).
+// pow(b, e) = exp(log(b) * e) as 2^(log(b) * e log2(e)): on AVX-512 with
+// core/hwy_math-inl.h's LogAvx512 and Exp2Avx512 (getmant/getexp, table,
+// scalef: half the instructions, no branches, the special values for free),
+// on AVX2 and SSE4 where every b is normal and every exponent within ±125
+// with LogAvx2Normal (the same table; SSE4: Highway's Log, faster there
+// without FMA) and Exp2Bounded, elsewhere Highway's Exp and Log
+// (hwy/contrib/math). Measured (core:hwy_math_test): log <= 1.06 * 2^-23
+// |log b| (Highway's, SSE4: 0.70), 2^x <= 0.65 * 2^-23 2^y (SSE4: 0.80),
+// inside lrn_accuracy.h's kLogUlps and kExpUlps together with glibc's 0.66
+// and 0.5.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/lrn/lrn_hwy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -95,33 +99,38 @@ HWY_INLINE void ScaleByPowK(DF d, const VF (&x)[K], VF (&b)[K], VF e, VF (&y)[K]
   hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = _mm512_mul_ps(v[k], e2); });
   hmath::Exp2Avx512(v);
   hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = hn::Mul(x[k], VF{v[k]}); });
-#elif HWY_TARGET == HWY_AVX2
-  // The AVX-512 path's log and 2^x (the same table, polynomials and order
-  // of operations) where every b is normal and every exponent within ±125;
-  // Highway's Log and Exp were 84% of the time, at 5x AVX-512's.
-  const __m256 lo = _mm256_set1_ps(1.17549435e-38f), inf = _mm256_set1_ps(HUGE_VALF);
-  int normal = -1;
-  hmath::Unroll<K>([&](size_t k) HWY_ATTR {
-    const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(b[k].raw, lo, _CMP_GE_OQ),
-                                    _mm256_cmp_ps(b[k].raw, inf, _CMP_LT_OQ));
-    normal &= _mm256_movemask_ps(ok) == 0xFF ? -1 : 0;
-  });
-  if (HWY_LIKELY(normal)) {
-    __m256 v[K];
-    hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = b[k].raw; });
-    const __m256 e2 = _mm256_mul_ps(e.raw, _mm256_set1_ps(1.44269502f));
-    hmath::LogAvx2Normal(v);
-    int bounded = -1;
-    hmath::Unroll<K>([&](size_t k) HWY_ATTR {
-      v[k] = _mm256_mul_ps(v[k], e2);
-      const __m256 abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v[k]);
-      bounded &= _mm256_movemask_ps(_mm256_cmp_ps(abs, _mm256_set1_ps(125.0f), _CMP_LE_OQ)) == 0xFF
-                     ? -1
-                     : 0;
-    });
-    if (HWY_LIKELY(bounded)) {
-      hmath::Exp2Avx2Bounded(v);
-      hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = hn::Mul(x[k], VF{v[k]}); });
+#elif HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+  // The AVX-512 path's log and 2^x where every b is normal and every
+  // exponent within ±125 (AVX2: the same table, polynomials and order of
+  // operations; SSE4: Highway's Log, and Exp2Bounded without FMA); Highway's
+  // Log and Exp were 84% of the AVX2 time, at 5x AVX-512's, and SSE4.1 ran
+  // at 3.7-6.2x its AVX2 time (Zen 4; 2.2-2.7x since).
+  // (hmath::AllPositiveNormal's test, one branch for the K vectors.)
+  const VF lowest = hn::Set(d, 1.17549435e-38f), inf = hn::Set(d, HUGE_VALF);
+  const auto positive_normal = [&](VF v)
+                                   HWY_ATTR { return hn::And(hn::Ge(v, lowest), hn::Lt(v, inf)); };
+  auto normal = positive_normal(b[0]);
+  hmath::Unroll<K - 1>([&](size_t k)
+                           HWY_ATTR { normal = hn::And(normal, positive_normal(b[k + 1])); });
+  if (HWY_LIKELY(hn::AllTrue(d, normal))) {
+    VF v[K];
+#if HWY_TARGET == HWY_AVX2
+    decltype(b[0].raw) raw[K];
+    hmath::Unroll<K>([&](size_t k) HWY_ATTR { raw[k] = b[k].raw; });
+    hmath::LogAvx2Normal(raw);
+    hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = VF{raw[k]}; });
+#else
+    hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = hn::impl::Log<DF, VF, false>(d, b[k]); });
+#endif
+    const VF e2 = hn::Mul(e, hn::Set(d, 1.44269502f));
+    const VF limit = hn::Set(d, 125.0f);
+    hmath::Unroll<K>([&](size_t k) HWY_ATTR { v[k] = hn::Mul(v[k], e2); });
+    auto bounded = hn::Le(hn::Abs(v[0]), limit);
+    hmath::Unroll<K - 1>(
+        [&](size_t k) HWY_ATTR { bounded = hn::And(bounded, hn::Le(hn::Abs(v[k + 1]), limit)); });
+    if (HWY_LIKELY(hn::AllTrue(d, bounded))) {
+      hmath::Exp2Bounded(d, v);
+      hmath::Unroll<K>([&](size_t k) HWY_ATTR { y[k] = hn::Mul(x[k], v[k]); });
       return;
     }
   }
@@ -131,11 +140,11 @@ HWY_INLINE void ScaleByPowK(DF d, const VF (&x)[K], VF (&b)[K], VF e, VF (&y)[K]
 #endif
 }
 
-// One vector: on AVX2 through ScaleByPowK's table path (Highway's Log and
-// Exp took 2x its time: NCHW 7x7 planes, LrnNchwFlat, 4.5 GB/s against
-// 9.1 for NHWC on a Zen 5 core).
+// One vector: on AVX2 and SSE4 through ScaleByPowK's table path (Highway's
+// Log and Exp took 2x its time on AVX2: NCHW 7x7 planes, LrnNchwFlat, 4.5
+// GB/s against 9.1 for NHWC on a Zen 5 core).
 HWY_INLINE VF ScaleByPow(DF d, VF x, VF b, VF e) {
-#if HWY_TARGET == HWY_AVX2
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
   const VF xs[1] = {x};
   VF bs[1] = {b}, ys[1];
   ScaleByPowK(d, xs, bs, e, ys);
