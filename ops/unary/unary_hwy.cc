@@ -3,7 +3,7 @@
 // One kernel per target: it switches on the op once, then runs that op's
 // vector loop. The bit-exact ops use single IEEE instructions (roundps/frint*,
 // divps/fdiv, sqrtps/fsqrt) or bit operations. Erf is a 32-segment
-// polynomial; Sin, Cos and Tanh (on FMA targets) are ours; Exp and Log (and
+// polynomial; Sin, Cos and Tanh are ours; Exp and Log (and
 // the rest on SSE4) come from hwy/contrib/math with the special values
 // SPEC.md fixes.
 //
@@ -284,12 +284,8 @@ struct SinOp {
 #if HWY_TARGET == HWY_AVX3
     (void)d;
     return VF{x512::Sin(v.raw)};
-#elif HWY_NATIVE_FMA
-    return fma_math::Sin(d, v);
 #else
-    // Highway's Sin loses the sign of -0.
-    const VF r = hn::IfThenElse(hn::Eq(v, hn::Zero(d)), v, hn::Sin(d, v));
-    return hn::IfThenElse(hn::IsInf(v), hn::Set(d, NAN), r);
+    return poly_math::Sin(d, v);
 #endif
   }
 };
@@ -298,10 +294,8 @@ struct CosOp {
 #if HWY_TARGET == HWY_AVX3
     (void)d;
     return VF{x512::Cos(v.raw)};
-#elif HWY_NATIVE_FMA
-    return fma_math::Cos(d, v);
 #else
-    return hn::IfThenElse(hn::IsInf(v), hn::Set(d, NAN), hn::Cos(d, v));
+    return poly_math::Cos(d, v);
 #endif
   }
 };
@@ -310,10 +304,8 @@ struct TanhOp {
 #if HWY_TARGET == HWY_AVX3
     (void)d;
     return VF{x512::Tanh(v.raw)};
-#elif HWY_NATIVE_FMA
-    return fma_math::Tanh(d, v);
 #else
-    return hn::Tanh(d, v);
+    return poly_math::Tanh(d, v);
 #endif
   }
 };

@@ -1,6 +1,6 @@
 // The transcendental and correctly rounded math of unary's Highway kernels:
 // AVX-512 (namespace x512: instructions Highway 1.0.3 does not wrap, written
-// for throughput) and the FMA targets' sine, cosine and tanh (fma_math).
+// for throughput) and the other targets' sine, cosine and tanh (poly_math).
 // Exp and Log come from core/hwy_math-inl.h (hmath), shared with softmax and
 // lrn. Every function is checked through unary_test.cc.
 //
@@ -273,10 +273,12 @@ HWY_INLINE __m512 Sign(__m512 x) {
 }  // namespace x512
 #endif  // HWY_TARGET == HWY_AVX3
 
-#if HWY_NATIVE_FMA && HWY_TARGET != HWY_AVX3
-// ---- AVX2 and NEON: sine and cosine as on AVX-512, tanh from expm1 (the
-// reductions need a fused multiply-add; SSE4 keeps Highway's). ----
-namespace fma_math {
+#if HWY_TARGET != HWY_AVX3
+// ---- AVX2, SSE4 and NEON: sine and cosine as on AVX-512, tanh from
+// expm1, in Highway ops (hn::MulAdd: one FMA where the target has it, a
+// multiply and an add on SSE4, whose reductions then take constants split
+// so that every product with n is exact). ----
+namespace poly_math {
 
 using unary_internal::kInvPi;
 using unary_internal::kMagic;
@@ -290,10 +292,21 @@ HWY_INLINE VF SinPoly(DF d, VF r) {
   return hn::Mul(r, hn::MulAdd(z, q, hn::Set(d, 1.0f)));
 }
 
+// x - n pi scale (scale 1 or 1/2, |n| < 2^15 for |x| <= 39000).
 HWY_INLINE VF SubtractPi(DF d, VF x, VF n, float scale) {
+#if HWY_NATIVE_FMA
   const VF r = hn::MulAdd(n, hn::Set(d, -unary_internal::kPiHi * scale), x);
   return hn::MulAdd(n, hn::Set(d, -unary_internal::kPiLo * scale),
                     hn::MulAdd(n, hn::Set(d, -unary_internal::kPiMid * scale), r));
+#else
+  // Cody-Waite without FMA: pi = 3.140625 + 9.670257568e-04 + 6.277114153e-07
+  // (9 significant bits each, so n times each is exact and so is each
+  // difference where it cancels) + 1.215420126e-10 (to 2.4e-18).
+  VF r = hn::MulAdd(n, hn::Set(d, -3.140625f * scale), x);
+  r = hn::MulAdd(n, hn::Set(d, -9.670257568e-04f * scale), r);
+  r = hn::MulAdd(n, hn::Set(d, -6.277114153e-07f * scale), r);
+  return hn::MulAdd(n, hn::Set(d, -1.215420126e-10f * scale), r);
+#endif
 }
 
 // sin x = (-1)^n sin(x - n pi), n = round(x / pi).
@@ -311,7 +324,14 @@ HWY_INLINE VF Cos(DF d, VF x) {
   const VF odd_n = hn::MulAdd(hn::Sub(u, magic), hn::Set(d, 2.0f), hn::Set(d, 1.0f));
   const VF r = SubtractPi(d, x, odd_n, 0.5f);
   const auto flip = hn::Xor(hn::ShiftLeft<31>(hn::BitCast(DU(), u)), hn::Set(DU(), 0x80000000u));
-  return hn::Xor(SinPoly(d, r), hn::BitCast(d, flip));
+  const VF c = hn::Xor(SinPoly(d, r), hn::BitCast(d, flip));
+#if HWY_NATIVE_FMA
+  return c;
+#else
+  // Without FMA, sin(x + pi/2) near x = 0 rounds to 1 - 2^-24 at best: cos
+  // x = 1 for |x| < 2^-12 (where 1 - x^2/2 rounds to 1), cos 0 included.
+  return hn::IfThenElse(hn::Lt(hn::Abs(x), hn::Set(d, 0x1p-12f)), hn::Set(d, 1.0f), c);
+#endif
 }
 
 // tanh |x| = e / (e + 2), e = expm1(2|x|) = 2^n (expm1(2h) + 1) - 1 with
@@ -325,7 +345,15 @@ HWY_INLINE VF Tanh(DF d, VF x) {
   const VF ax = hn::Min(hn::Set(d, 9.1f), hn::AndNot(sign, x));
   const VF magic = hn::Set(d, kMagic);
   const VF u = hn::MulAdd(ax, hn::Set(d, 2.885390043f), magic);
+#if HWY_NATIVE_FMA
   const VF h = hn::NegMulAdd(hn::Sub(u, magic), hn::Set(d, 3.465735912e-01f), ax);
+#else
+  // ln2/2 = 0.3465728759765625 (19 bits: n times it is exact for n <= 27)
+  // + 7.143033827e-07.
+  const VF nf = hn::Sub(u, magic);
+  const VF h = hn::NegMulAdd(nf, hn::Set(d, 7.143033827e-07f),
+                             hn::NegMulAdd(nf, hn::Set(d, 0.3465728759765625f), ax));
+#endif
   VF p = hn::MulAdd(hn::Set(d, 8.888874948e-02f), h, hn::Set(d, 2.678563893e-01f));
   p = hn::MulAdd(p, h, hn::Set(d, 6.666747928e-01f));
   p = hn::MulAdd(p, h, hn::Set(d, 1.333319426e+00f));
@@ -341,8 +369,8 @@ HWY_INLINE VF Tanh(DF d, VF x) {
   return hn::IfThenElse(hn::IsNaN(x), x, hn::Or(q, hn::And(x, sign)));
 }
 
-}  // namespace fma_math
-#endif  // HWY_NATIVE_FMA && HWY_TARGET != HWY_AVX3
+}  // namespace poly_math
+#endif  // HWY_TARGET != HWY_AVX3
 
 #endif  // HWY_TARGET != HWY_SCALAR
 // NOLINTNEXTLINE(google-readability-namespace-comments)
