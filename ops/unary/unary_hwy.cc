@@ -3,9 +3,9 @@
 // One kernel per target: it switches on the op once, then runs that op's
 // vector loop. The bit-exact ops use single IEEE instructions (roundps/frint*,
 // divps/fdiv, sqrtps/fsqrt) or bit operations. Erf is a 32-segment
-// polynomial; Sin, Cos and Tanh are ours; Exp and Log (and
-// the rest on SSE4) come from hwy/contrib/math with the special values
-// SPEC.md fixes.
+// polynomial; Exp, Sin, Cos and Tanh are ours; Log is hwy/contrib/math's
+// (on AVX2 only where a vector has lanes that are not positive normal)
+// with the special values SPEC.md fixes.
 //
 // On AVX-512 (namespace x512, in unary_math-inl.h) the transcendental ops are
 // rewritten for throughput with instructions Highway 1.0.3 does not wrap
