@@ -174,26 +174,27 @@ struct SqrtOp {
 #endif
   }
 };
-// 1/sqrt(x) with two IEEE roundings: <= 1.5 ULP. AVX2, vectors of positive
-// normal finite lanes: rsqrtps (2^-11) and two Newton steps y += y/2 (1 -
-// x y y), each correction small enough that its own rounding adds ~2^-25
-// (the last FMA rounds once): under 1 ULP; sqrt and divide took 2.9x its
-// time on a Zen 5 core.
+// 1/sqrt(x) with two IEEE roundings: <= 1.5 ULP. AVX2 and SSE4, vectors of
+// positive normal finite lanes: rsqrtps (2^-11) and two Newton steps y +=
+// y/2 (1 - x y y), each correction small enough that its own rounding adds
+// ~2^-25 (with FMA the last step rounds once; without, the correction's
+// products round too, and the exhaustive sweep measures <= 1 ULP); sqrt
+// and divide took 2.9x its time on a Zen 5 core with AVX2.
 struct RsqrtOp {
   HWY_INLINE VF operator()(DF d, VF v) const {
 #if HWY_TARGET == HWY_AVX3
     (void)d;
     return VF{x512::Rsqrt(v.raw)};
 #else
-#if HWY_TARGET == HWY_AVX2
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
     if (HWY_LIKELY(hmath::AllPositiveNormal(d, v))) {
-      const __m256 x = v.raw, half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
-      __m256 y = _mm256_rsqrt_ps(x);
+      const VF half = hn::Set(d, 0.5f), one = hn::Set(d, 1.0f);
+      VF y = hn::ApproximateReciprocalSqrt(v);
       for (int step = 0; step < 2; ++step) {
-        const __m256 e = _mm256_fnmadd_ps(_mm256_mul_ps(x, y), y, one);
-        y = _mm256_fmadd_ps(_mm256_mul_ps(y, half), e, y);
+        const VF e = hn::NegMulAdd(hn::Mul(v, y), y, one);
+        y = hn::MulAdd(hn::Mul(y, half), e, y);
       }
-      return VF{y};
+      return y;
     }
 #endif
     (void)d;
