@@ -216,10 +216,14 @@ HWY_INLINE V ExpNonPositiveBf16(D d, V x) {
 // Whether every lane of v is a positive normal finite float: the lanes the
 // table paths of log (LogAvx2Normal) and the Newton paths of 1/sqrt take
 // without special cases (NaN, zero, denormals, negatives and Inf are not).
+// PositiveNormal: that test per lane.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE auto PositiveNormal(D d, V v) {
+  return hn::And(hn::Ge(v, hn::Set(d, 1.17549435e-38f)), hn::Lt(v, hn::Set(d, HUGE_VALF)));
+}
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE bool AllPositiveNormal(D d, V v) {
-  return hn::AllTrue(
-      d, hn::And(hn::Ge(v, hn::Set(d, 1.17549435e-38f)), hn::Lt(v, hn::Set(d, HUGE_VALF))));
+  return hn::AllTrue(d, PositiveNormal(d, v));
 }
 
 // e^x for x in [-87, 88] (callers clamp; e^x is then normal): 2^n p(r) with

@@ -106,12 +106,9 @@ HWY_INLINE void ScaleByPowK(DF d, const VF (&x)[K], VF (&b)[K], VF e, VF (&y)[K]
   // Log and Exp were 84% of the AVX2 time, at 5x AVX-512's, and SSE4.1 ran
   // at 3.7-6.2x its AVX2 time (Zen 4; 2.2-2.7x since).
   // (hmath::AllPositiveNormal's test, one branch for the K vectors.)
-  const VF lowest = hn::Set(d, 1.17549435e-38f), inf = hn::Set(d, HUGE_VALF);
-  const auto positive_normal = [&](VF v)
-                                   HWY_ATTR { return hn::And(hn::Ge(v, lowest), hn::Lt(v, inf)); };
-  auto normal = positive_normal(b[0]);
-  hmath::Unroll<K - 1>([&](size_t k)
-                           HWY_ATTR { normal = hn::And(normal, positive_normal(b[k + 1])); });
+  auto normal = hmath::PositiveNormal(d, b[0]);
+  hmath::Unroll<K - 1>(
+      [&](size_t k) HWY_ATTR { normal = hn::And(normal, hmath::PositiveNormal(d, b[k + 1])); });
   if (HWY_LIKELY(hn::AllTrue(d, normal))) {
     VF v[K];
 #if HWY_TARGET == HWY_AVX2
