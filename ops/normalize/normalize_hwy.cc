@@ -791,12 +791,11 @@ HWY_INLINE float V2Norm(const T* HWY_RESTRICT x, size_t channels, float mean, fl
 // NHWC: the outputs of one contiguous row of `channels`; `x` and `y` may be
 // the same row.
 template <class T, class TY>
-HWY_INLINE void V2RowOutput(const T* HWY_RESTRICT x, size_t channels, float mean, float norm,
+HWY_INLINE void V2RowOutput(const T* HWY_RESTRICT x, size_t channels, VF m, VF k,
                             const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                             TY* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  const VF m = hn::Set(d, mean), k = hn::Set(d, norm);
   size_t c = 0;
   for (; c + 2 * N <= channels; c += 2 * N) {
     const VF t0 = hn::Mul(hn::Sub(LoadT(d, x + c), m), k);
@@ -808,15 +807,152 @@ HWY_INLINE void V2RowOutput(const T* HWY_RESTRICT x, size_t channels, float mean
     const VF t = hn::Mul(hn::Sub(LoadT(d, x + c), m), k);
     StoreT(d, hn::MulAdd(t, hn::LoadU(d, scale + c), hn::LoadU(d, shift + c)), y + c);
   }
-  for (; c < channels; ++c) FromF((ToF(x[c]) - mean) * norm * scale[c] + shift[c], y + c);
+  if (c < channels) {
+    const float mean = hn::GetLane(m), norm = hn::GetLane(k);
+    for (; c < channels; ++c) FromF((ToF(x[c]) - mean) * norm * scale[c] + shift[c], y + c);
+  }
 }
 
 template <class T, class TY>
 HWY_INLINE void V2RowOf(const T* HWY_RESTRICT x, size_t channels, float mean,
                         const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift, float eps,
                         TY* y) {
-  V2RowOutput(x, channels, mean, V2Norm(x, channels, mean, eps), scale, shift, y);
+  const DF d;
+  V2RowOutput(x, channels, hn::Set(d, mean), hn::Set(d, V2Norm(x, channels, mean, eps)), scale,
+              shift, y);
 }
+
+// ---- NHWC on AVX-512: the reductions of several positions at once ----
+// A position's reductions (sums, a horizontal sum, a division, a square
+// root) are a chain of dependent steps, and on 16 lanes each horizontal sum
+// is four shuffle-and-add levels. A block of up to 16 positions reduces
+// its rows side by side, adds each row's lanes to each other for all of
+// them at once (Reduce16: about three operations a row) and takes one
+// vector division and square root for the block. Zen 5 (AMD EPYC family
+// 26 model 2), normalize_bench NHWC 7x7 to 56x56, best of 4 alternating
+// rounds, time against one position at a time (V1) and four (V2,
+// V2Rows4): 64 channels 0.86-0.87 (V1; 1.04 at 56x56), 0.78-0.84 (V2),
+// 0.72-0.75 (16bV2); 128 channels 0.85-1.01, 0.83-0.95 and 0.90-0.97.
+// With 8 lanes (AVX2) and 4 (SSE4) the same blocks ran 0.90-1.28 and
+// 0.90-1.25 of the old time, slower on rows of 64 channels: those stay
+// one or four positions at a time.
+#if HWY_TARGET == HWY_AVX3
+// Lane p = the sum of the 16 lanes of v[p].
+HWY_INLINE VF LaneSums(const VF* v) {
+  __m512 rows[16];
+  hmath::Unroll<16>([&](size_t p) HWY_ATTR { rows[p] = v[p].raw; });
+  return VF{hmath::Reduce16(rows, [](__m512 a, __m512 b) HWY_ATTR { return _mm512_add_ps(a, b); })};
+}
+
+// Lane p of v in every lane.
+HWY_INLINE VF LaneOf(VF v, size_t p) {
+  const DF d;
+  const hn::RebindToSigned<DF> di;
+  return hn::TableLookupLanes(v, hn::IndicesFromVec(d, hn::Set(di, static_cast<int32_t>(p))));
+}
+
+// The terms x (kSum) or (x - m)^2 (kSqDev; m: the mean in every lane) of a
+// row of n, in RowSum's and RowSqDev's accumulators, not added to each
+// other across lanes: the vector sum of the whole vectors' terms, and in
+// *tail the sum of the elements past them. With `stage`, the row is also
+// stored there as FP32 (as RowSum).
+template <RowTerm kT, class T>
+HWY_INLINE VF RowTermsVec(const T* HWY_RESTRICT x, size_t n, VF m, float* HWY_RESTRICT tail,
+                          float* HWY_RESTRICT stage = nullptr) {
+  static_assert(kT == kSum || kT == kSqDev, "x or (x - mean)^2");
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const auto add = [&](VF acc, size_t i) HWY_ATTR __attribute__((always_inline)) {
+    const VF v = LoadT(d, x + i);
+    if (stage != nullptr) hn::StoreU(v, d, stage + i);
+    if (kT == kSum) return hn::Add(acc, v);
+    const VF t = hn::Sub(v, m);
+    return hn::MulAdd(t, t, acc);
+  };
+  VF a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    a0 = add(a0, i);
+    a1 = add(a1, i + N);
+    a2 = add(a2, i + 2 * N);
+    a3 = add(a3, i + 3 * N);
+  }
+  for (; i + N <= n; i += N) a0 = add(a0, i);
+  float t = 0.0f;
+  if (i < n) {
+    const float mean = hn::GetLane(m);
+    for (; i < n; ++i) {
+      const float v = ToF(x[i]);
+      if (stage != nullptr) stage[i] = v;
+      t += kT == kSum ? v : (v - mean) * (v - mean);
+    }
+  }
+  *tail = t;
+  return hn::Add(hn::Add(a0, a1), hn::Add(a2, a3));
+}
+
+// Lane p = the sum of row p's terms (RowTermsVec) for p < P, from rows
+// `stride` elements apart; the other lanes 0. kSqDev: lane p of `mean` is
+// row p's mean.
+template <RowTerm kT, class T>
+HWY_INLINE VF BlockSums(const T* HWY_RESTRICT x, size_t stride, size_t n, size_t P, VF mean,
+                        float* HWY_RESTRICT stage = nullptr) {
+  const DF d;
+  VF v[hn::MaxLanes(DF())];
+  HWY_ALIGN float tail[hn::MaxLanes(DF())];
+  // Unrolled: the rows' vectors stay in registers (AVX-512: 16 and 4
+  // accumulators of 32).
+  hmath::Unroll<hn::MaxLanes(DF())>([&](size_t p) HWY_ATTR __attribute__((always_inline)) {
+    tail[p] = 0.0f;
+    v[p] = p < P ? RowTermsVec<kT>(x + p * stride, n, kT == kSqDev ? LaneOf(mean, p) : mean,
+                                   &tail[p], stage != nullptr ? stage + p * n : nullptr)
+                 : hn::Zero(d);
+  });
+  return hn::Add(LaneSums(v), hn::Load(d, tail));
+}
+
+// Rows of at most this many channels (8 vectors) run in blocks of
+// positions: with longer rows, each row's own work hides its chain (Zen
+// 5, 256 and 512 channels: V1 1.07-1.16, V2 and 16bV2 0.99-1.08 of the
+// time one or four positions at a time took).
+constexpr size_t kMaxBlockChannels = 128;
+
+// Positions per NHWC block: up to 16, as many rows as half the L1d holds
+// (the block's rows are read again from there); 0 for wider rows or fewer
+// than two positions (V1 then takes one position at a time, V2 four:
+// V2Rows4).
+HWY_INLINE size_t NhwcBlockPositions(size_t channels) {
+  if (channels == 0 || channels > kMaxBlockChannels) return 0;
+  const size_t P = HWY_MIN(hn::Lanes(DF()), GetCacheSizes().l1d / 2 / (channels * sizeof(float)));
+  return P >= 2 ? P : 0;
+}
+
+// V2 on P consecutive NHWC rows (P = NhwcBlockPositions): the same
+// operations per row as V2Row but the sums' order within a row.
+template <class T>
+HWY_INLINE void V2NhwcBlock(const T* HWY_RESTRICT x, size_t channels, size_t P,
+                            const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                            float eps, T* y) {
+  const DF d;
+  const VF n = hn::Set(d, static_cast<float>(channels));
+  // BF16 rows widened once, as V2Row.
+  HWY_ALIGN float staged[sizeof(T) == 2 ? 16 * kMaxBlockChannels : 1];
+  float* stage = sizeof(T) == 2 ? staged : nullptr;
+  const VF mean = hn::Div(BlockSums<kSum>(x, channels, channels, P, hn::Zero(d), stage), n);
+  const VF var = sizeof(T) == 2 ? BlockSums<kSqDev>(staged, channels, channels, P, mean)
+                                : BlockSums<kSqDev>(x, channels, channels, P, mean);
+  const VF norm = hn::Div(hn::Set(d, 1.0f), hn::Sqrt(hn::Add(hn::Div(var, n), hn::Set(d, eps))));
+  for (size_t p = 0; p < P; ++p) {
+    if constexpr (sizeof(T) == 2) {
+      V2RowOutput(staged + p * channels, channels, LaneOf(mean, p), LaneOf(norm, p), scale, shift,
+                  y + p * channels);
+    } else {
+      V2RowOutput(x + p * channels, channels, LaneOf(mean, p), LaneOf(norm, p), scale, shift,
+                  y + p * channels);
+    }
+  }
+}
+#endif  // HWY_TARGET == HWY_AVX3
 
 // Rows of at most this many channels run four at a time (V2Rows4).
 constexpr size_t kMaxRows4Channels = 512;
@@ -852,9 +988,11 @@ HWY_INLINE void V2Rows4(const T* HWY_RESTRICT x, size_t channels, const float* H
 #pragma GCC unroll 4
   for (size_t r = 0; r < 4; ++r) {
     if constexpr (sizeof(T) == 2) {
-      V2RowOutput(staged[r], channels, mean[r], norm[r], scale, shift, y + r * channels);
+      V2RowOutput(staged[r], channels, hn::Set(DF(), mean[r]), hn::Set(DF(), norm[r]), scale, shift,
+                  y + r * channels);
     } else {
-      V2RowOutput(x + r * channels, channels, mean[r], norm[r], scale, shift, y + r * channels);
+      V2RowOutput(x + r * channels, channels, hn::Set(DF(), mean[r]), hn::Set(DF(), norm[r]), scale,
+                  shift, y + r * channels);
     }
   }
 }
@@ -966,11 +1104,20 @@ void V2Any(const T* src, size_t batch, size_t channels, size_t spatial, const fl
                          ? FewPositionsBlock(channels, spatial, /*v2=*/true)
                          : 0;
 #endif
+#if HWY_TARGET == HWY_AVX3
+  const size_t block = format == TensorFormat::kNhwc ? NhwcBlockPositions(channels) : 0;
+#endif
   for (size_t b = 0; b < batch; ++b) {
     const T* x = src + b * item;
     T* y = dst + b * item;
     if (format == TensorFormat::kNhwc) {
       size_t s = 0;
+#if HWY_TARGET == HWY_AVX3
+      for (; block != 0 && s < spatial; s += block) {
+        V2NhwcBlock(x + s * channels, channels, HWY_MIN(block, spatial - s), scale, shift, eps,
+                    y + s * channels);
+      }
+#endif
       if (channels <= kMaxRows4Channels) {
         for (; s + 4 <= spatial; s += 4) {
           V2Rows4(x + s * channels, channels, scale, shift, eps, y + s * channels);
@@ -1060,6 +1207,10 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
   const size_t N = hn::Lanes(d);
   const size_t item = channels * spatial;
   const bool stream = src != dst && item * sizeof(float) >= RereadStreamingMinBytes();
+#if HWY_TARGET == HWY_AVX3
+  const size_t block =
+      format == TensorFormat::kNhwc && !across_spatial ? NhwcBlockPositions(channels) : 0;
+#endif
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
   const size_t few = format == TensorFormat::kNchw && !across_spatial
                          ? FewPositionsBlock(channels, spatial, /*v2=*/false)
@@ -1099,17 +1250,32 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
       continue;
     }
     if (format == TensorFormat::kNhwc) {
-      for (size_t s = 0; s < spatial; ++s) {
+      // Row s with its norm (in every lane of kv).
+      const auto output = [&](size_t s, VF kv) HWY_ATTR __attribute__((always_inline)) {
         const float* xr = x + s * channels;
         float* yr = y + s * channels;
-        const float k = IeeeDiv(1.0f, std::sqrt(eps + RowSqDev(xr, channels, 0.0f)));
-        const VF kv = hn::Set(d, k);
         size_t c = 0;
         for (; c + N <= channels; c += N) {
           hn::StoreU(hn::Mul(hn::Mul(hn::LoadU(d, xr + c), hn::LoadU(d, scale + c)), kv), d,
                      yr + c);
         }
-        for (; c < channels; ++c) yr[c] = xr[c] * scale[c] * k;
+        if (c < channels) {
+          const float k = hn::GetLane(kv);
+          for (; c < channels; ++c) yr[c] = xr[c] * scale[c] * k;
+        }
+      };
+      size_t s = 0;
+#if HWY_TARGET == HWY_AVX3
+      for (; block != 0 && s < spatial; s += block) {  // as V2NhwcBlock
+        const size_t P = HWY_MIN(block, spatial - s);
+        const VF sums = BlockSums<kSqDev>(x + s * channels, channels, channels, P, hn::Zero(d));
+        const VF k = hn::Div(hn::Set(d, 1.0f), hn::Sqrt(hn::Add(hn::Set(d, eps), sums)));
+        for (size_t p = 0; p < P; ++p) output(s + p, LaneOf(k, p));
+      }
+#endif
+      for (; s < spatial; ++s) {
+        const float k = IeeeDiv(1.0f, std::sqrt(eps + RowSqDev(x + s * channels, channels, 0.0f)));
+        output(s, hn::Set(d, k));
       }
       continue;
     }

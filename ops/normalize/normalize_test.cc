@@ -309,6 +309,35 @@ TEST_P(NormalizeVariant, NchwPositionBlocks) {
   }
 }
 
+// NHWC rows of up to 128 channels run in blocks of up to 16 positions
+// with AVX-512 (NhwcBlockPositions: as many rows as half the L1d holds):
+// with the detected L1d, an 8 KiB and a 2 KiB one, blocks of 2 to 16
+// positions and last blocks of every length, rows of 127, 128 and 129
+// channels (none), in place too.
+TEST_P(NormalizeVariant, NhwcPositionBlocks) {
+  const CacheSizes l1d_8k = {size_t{8} << 10, size_t{2} << 20, 0};
+  const CacheSizes l1d_2k = {size_t{2} << 10, size_t{2} << 20, 0};
+  for (const CacheSizes* sizes : {static_cast<const CacheSizes*>(nullptr), &l1d_8k, &l1d_2k}) {
+    SetCacheSizesForTesting(sizes);
+    for (const std::string& name : Supported()) {
+      for (size_t c : {17, 64, 100, 127, 128, 129}) {
+        for (size_t s : {1, 2, 15, 16, 17, 33, 47}) {
+          const Problem p(GetParam(), 1 + s % 2, c, s, static_cast<uint32_t>(c * 7 + s));
+          for (bool in_place : {false, true}) {
+            CheckProblem(p, name, TensorFormat::kNhwc, in_place, s % 16);
+            if (HasFatalFailure()) break;
+          }
+          if (HasFatalFailure()) break;
+        }
+        if (HasFatalFailure()) break;
+      }
+      if (HasFatalFailure()) break;
+    }
+    SetCacheSizesForTesting(nullptr);
+    if (HasFatalFailure()) return;
+  }
+}
+
 // CNN shapes: 56x56 and 7x7 positions, wide channel counts.
 TEST_P(NormalizeVariant, LargeShapes) {
   for (const std::string& name : Supported()) {
