@@ -309,6 +309,15 @@ TEST_P(NormalizeVariant, NchwPositionBlocks) {
   }
 }
 
+// NCHW items in the L2 of up to 256 positions run as one block with
+// AVX-512 (16 vectors of sums in registers; AVX2 and SSE4 up to 8): every
+// block of 9 to 16 vectors, whole and with a partial last vector, up to
+// 256 channels, in place too.
+TEST_P(NormalizeVariant, NchwRegisterBlocks) {
+  CheckNchwGrid({1, 5, 16, 33, 256},
+                {136, 144, 145, 160, 176, 191, 196, 208, 224, 225, 240, 255, 256}, 37);
+}
+
 // NHWC rows of up to 128 channels run in blocks of up to 16 positions
 // with AVX-512 (NhwcBlockPositions: as many rows as half the L1d holds):
 // with the detected L1d, an 8 KiB and a 2 KiB one, blocks of 2 to 16
