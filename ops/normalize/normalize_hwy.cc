@@ -1526,6 +1526,86 @@ HWY_INLINE void OutputPositionsForward(const float* x, size_t channels, size_t s
   }
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // masked loads and stores never fault
+// acc[0] + .. + acc[kN - 1] as a tree of adds (acc is overwritten).
+template <size_t kN>
+HWY_INLINE VF TreeSum(VF* acc) {
+  if constexpr (kN == 1) {
+    return acc[0];
+  } else {
+    hmath::Unroll<kN / 2>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+      acc[k] = hn::Add(acc[k], acc[k + (kN + 1) / 2]);
+    });
+    return TreeSum<(kN + 1) / 2>(acc);
+  }
+}
+
+// V4 on NCHW rows of kV vectors (up to kMaxV4Vectors), the last one
+// masked, unrolled: buf[c] = the sum of squares of row c (norms), or y =
+// x * buf[c] + shift[c] (!norms, the last channel first: its rows are the
+// ones the norms pass left in the L1d), instead of loops over each row's
+// vectors and a scalar last element. Zen 5 (AMD EPYC family 26 model 2),
+// normalize_bench NCHW 7x7, best of 4 alternating rounds, time against
+// the loops: 64 and 128 channels 0.83-0.87 (AVX-512 and AVX2), 256 and
+// 512 0.96-1.04. Rows of 9 to 16 AVX-512 vectors (12x12 to 16x16) ran
+// 1.03-1.09: they keep the loops.
+constexpr size_t kMaxV4Vectors = 8;
+template <size_t kV>
+HWY_NOINLINE void V4NchwRows(const float* x, size_t channels, size_t spatial, bool norms,
+                             const float* HWY_RESTRICT shift, float* HWY_RESTRICT buf, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const auto last = hn::FirstN(d, spatial - (kV - 1) * N);
+  if (norms) {
+    for (size_t c = 0; c < channels; ++c) {
+      const float* HWY_RESTRICT r = x + c * spatial;
+      VF acc[kV];
+      hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+        const VF v = k + 1 < kV ? hn::LoadU(d, r + k * N) : hn::MaskedLoad(last, d, r + k * N);
+        acc[k] = hn::Mul(v, v);
+      });
+      buf[c] = hn::GetLane(hn::SumOfLanes(d, TreeSum<kV>(acc)));
+    }
+    return;
+  }
+  for (size_t c = channels; c-- > 0;) {
+    const float* HWY_RESTRICT r = x + c * spatial;
+    float* w = y + c * spatial;  // may be r: each vector is read before it is written
+    const VF m = hn::Set(d, buf[c]), sh = hn::Set(d, shift[c]);
+    hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+      if (k + 1 < kV) {
+        hn::StoreU(hn::MulAdd(hn::LoadU(d, r + k * N), m, sh), d, w + k * N);
+      } else {
+        hn::BlendedStore(hn::MulAdd(hn::MaskedLoad(last, d, r + k * N), m, sh), last, d, w + k * N);
+      }
+    });
+  }
+}
+
+// V4NchwRows for rows of 1 to kMaxV4Vectors vectors; false (nothing done)
+// otherwise.
+HWY_INLINE bool V4NchwShortRows(const float* x, size_t channels, size_t spatial, bool norms,
+                                const float* shift, float* buf, float* y) {
+  switch ((spatial + hn::Lanes(DF()) - 1) / hn::Lanes(DF())) {
+#define SYNOPS_V4_CASE(kV)                                      \
+  case kV:                                                      \
+    V4NchwRows<kV>(x, channels, spatial, norms, shift, buf, y); \
+    return true;
+    SYNOPS_V4_CASE(1)
+    SYNOPS_V4_CASE(2)
+    SYNOPS_V4_CASE(3)
+    SYNOPS_V4_CASE(4)
+    SYNOPS_V4_CASE(5)
+    SYNOPS_V4_CASE(6)
+    SYNOPS_V4_CASE(7)
+    SYNOPS_V4_CASE(8)
+#undef SYNOPS_V4_CASE
+    default:
+      return false;
+  }
+}
+#endif
+
 void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
                     const float* scale, const float* shift, float eps, TensorFormat format,
                     float* buf, float* dst) {
@@ -1550,11 +1630,18 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
   // faster and 64 x 28x28 3% slower, and at 784 KiB, 64 x 56x56, the
   // backward rows 5% slower).
   const bool backward_norms = forward && bytes <= 4 * GetCacheSizes().l1d;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  // Rows of at most kMaxV4Vectors vectors with cached stores (V4NchwRows).
+  const bool short_rows = spatial <= kMaxV4Vectors * hn::Lanes(d) && !stream;
+#endif
   for (size_t b = 0; b < batch; ++b) {
     const float* x = src + b * item;
     float* y = dst + b * item;
     if (format == TensorFormat::kNchw) {
-      for (size_t c = 0; c < channels; ++c) buf[c] = RowSqDev(x + c * spatial, spatial, 0.0f);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+      if (!short_rows || !V4NchwShortRows(x, channels, spatial, true, shift, buf, y))
+#endif
+        for (size_t c = 0; c < channels; ++c) buf[c] = RowSqDev(x + c * spatial, spatial, 0.0f);
     } else {
       for (size_t c = 0; c < channels; ++c) buf[c] = 0.0f;
       // Contiguous, in memory order or its reverse.
@@ -1583,6 +1670,10 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
     // last by the norms pass, is still cached.
     if (forward) {
       OutputPositionsForward(x, channels, spatial, buf, shift, y);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    } else if (format == TensorFormat::kNchw && short_rows) {
+      V4NchwShortRows(x, channels, spatial, false, shift, buf, y);
+#endif
     } else if (format == TensorFormat::kNchw) {
       for (size_t c = channels; c-- > 0;) {
         const float* xr = x + c * spatial;
