@@ -930,18 +930,19 @@ HWY_INLINE VF BlockSums(const T* HWY_RESTRICT x, size_t stride, size_t n, size_t
   return hn::Add(LaneSums(v), hn::Load(d, tail));
 }
 
-// Rows of at most this many channels (8 vectors) run in blocks of
-// positions: with longer rows, each row's own work hides its chain (Zen
-// 5, 256 and 512 channels: V1 1.07-1.16, V2 and 16bV2 0.99-1.08 of the
+// Rows of at most this many elements (8 vectors: NHWC positions of up to
+// 128 channels, V3's NCHW channels of up to 128 positions) are reduced in
+// blocks: with longer rows, each row's own work hides its chain (Zen 5,
+// NHWC, 256 and 512 channels: V1 1.07-1.16, V2 and 16bV2 0.99-1.08 of the
 // time one or four positions at a time took).
-constexpr size_t kMaxBlockChannels = 128;
+constexpr size_t kMaxBlockRow = 128;
 
 // Positions per NHWC block: up to 16, as many rows as half the L1d holds
 // (the block's rows are read again from there); 0 for wider rows or fewer
 // than two positions (V1 then takes one position at a time, V2 four:
 // V2Rows4).
 HWY_INLINE size_t NhwcBlockPositions(size_t channels) {
-  if (channels == 0 || channels > kMaxBlockChannels) return 0;
+  if (channels == 0 || channels > kMaxBlockRow) return 0;
   const size_t P = HWY_MIN(hn::Lanes(DF()), GetCacheSizes().l1d / 2 / (channels * sizeof(float)));
   return P >= 2 ? P : 0;
 }
@@ -955,7 +956,7 @@ HWY_INLINE void V2NhwcBlock(const T* HWY_RESTRICT x, size_t channels, size_t P,
   const DF d;
   const VF n = hn::Set(d, static_cast<float>(channels));
   // BF16 rows widened once, as V2Row.
-  HWY_ALIGN float staged[sizeof(T) == 2 ? 16 * kMaxBlockChannels : 1];
+  HWY_ALIGN float staged[sizeof(T) == 2 ? 16 * kMaxBlockRow : 1];
   float* stage = sizeof(T) == 2 ? staged : nullptr;
   const VF mean = hn::Div(BlockSums<kSum>(x, channels, channels, P, hn::Zero(d), stage), n);
   const VF var = sizeof(T) == 2 ? BlockSums<kSqDev>(staged, channels, channels, P, mean)
@@ -1461,6 +1462,40 @@ HWY_INLINE bool V3NchwShortRows(const float* x, size_t channels, size_t spatial,
 }
 #endif
 
+#if HWY_TARGET == HWY_AVX3
+// V3 on P <= 16 NCHW rows (channels) of at most kMaxBlockRow positions, as
+// V2NhwcBlock: the rows' means and variances side by side, one Reduce16
+// and one vector division and square root for the block, then each row's
+// outputs (the last vector masked). Zen 5, normalize_bench NCHW 7x7, best
+// of 4 alternating rounds, time against V3NchwRows: 64 and 128 channels
+// 0.82-0.84, 256 and 512 0.92.
+HWY_INLINE void V3NchwBlock(const float* x, size_t spatial, size_t P,
+                            const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
+                            float eps, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const VF n = hn::Set(d, static_cast<float>(spatial));
+  const VF mean = hn::Div(BlockSums<kSum>(x, spatial, spatial, P, hn::Zero(d)), n);
+  const VF var = hn::Div(BlockSums<kSqDev>(x, spatial, spatial, P, mean), n);
+  const VF norm = hn::Div(hn::Set(d, 1.0f), hn::Sqrt(hn::Add(var, hn::Set(d, eps))));
+  const size_t whole = spatial / N * N;
+  const auto last = hn::FirstN(d, spatial - whole);
+  for (size_t p = 0; p < P; ++p) {
+    const float* HWY_RESTRICT r = x + p * spatial;
+    float* w = y + p * spatial;  // may be r: each vector is read before it is written
+    const VF m = LaneOf(mean, p), k = LaneOf(norm, p);
+    const VF sc = hn::Set(d, scale[p]), sh = hn::Set(d, shift[p]);
+    for (size_t s = 0; s < whole; s += N) {
+      hn::StoreU(hn::MulAdd(hn::Mul(hn::Sub(hn::LoadU(d, r + s), m), k), sc, sh), d, w + s);
+    }
+    if (whole < spatial) {
+      const VF v = hn::MaskedLoad(last, d, r + whole);
+      hn::BlendedStore(hn::MulAdd(hn::Mul(hn::Sub(v, m), k), sc, sh), last, d, w + whole);
+    }
+  }
+}
+#endif
+
 void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
                     const float* scale, const float* shift, float eps, TensorFormat format,
                     float* /*buf*/, float* dst) {
@@ -1472,6 +1507,15 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
     const float* x = src + b * item;
     float* y = dst + b * item;
     if (format == TensorFormat::kNchw) {
+#if HWY_TARGET == HWY_AVX3
+      if (spatial <= kMaxBlockRow) {
+        for (size_t c = 0; c < channels; c += 16) {
+          V3NchwBlock(x + c * spatial, spatial, HWY_MIN(size_t{16}, channels - c), scale + c,
+                      shift + c, eps, y + c * spatial);
+        }
+        continue;
+      }
+#endif
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
       if (V3NchwShortRows(x, channels, spatial, scale, shift, eps, y)) continue;
 #endif
