@@ -1398,8 +1398,8 @@ HWY_INLINE VF TreeSum(VF* acc) {
 // outputs from there, instead of RowSum, RowSqDev and an output loop
 // reading it three times with a scalar last element. Zen 5 (AMD EPYC
 // family 26 model 2), normalize_bench NCHW 7x7, 64 to 512 channels, best
-// of 4 alternating rounds, time against the loops: AVX-512 0.51-0.58,
-// AVX2 0.55-0.62.
+// of 6 alternating rounds, time against the loops: AVX-512 0.69-0.78,
+// AVX2 0.76-0.84.
 constexpr size_t kMaxV3Vectors = 8;
 
 template <size_t kV>
@@ -1467,8 +1467,8 @@ HWY_INLINE bool V3NchwShortRows(const float* x, size_t channels, size_t spatial,
 // V2NhwcBlock: the rows' means and variances side by side, one Reduce16
 // and one vector division and square root for the block, then each row's
 // outputs (the last vector masked). Zen 5, normalize_bench NCHW 7x7, best
-// of 4 alternating rounds, time against V3NchwRows: 64 and 128 channels
-// 0.82-0.84, 256 and 512 0.92.
+// of 6 alternating rounds, time against V3NchwRows: 64 and 128 channels
+// 0.77-0.82, 256 and 512 0.90-0.91.
 HWY_INLINE void V3NchwBlock(const float* x, size_t spatial, size_t P,
                             const float* HWY_RESTRICT scale, const float* HWY_RESTRICT shift,
                             float eps, float* y) {
