@@ -1393,6 +1393,21 @@ HWY_INLINE VF TreeSum(VF* acc) {
   }
 }
 
+// f(std::integral_constant<size_t, kV>()) for rows of kV = `vectors` (1 to
+// kMax) vectors; false (f not called) for more.
+template <size_t kMax, class F>
+HWY_INLINE bool ForRowVectors(size_t vectors, F&& f) {
+  bool done = false;
+  hmath::Unroll<kMax>([&](auto i) HWY_ATTR __attribute__((always_inline)) {
+    constexpr size_t kV = decltype(i)::value + 1;
+    if (vectors == kV) {
+      f(std::integral_constant<size_t, kV>());
+      done = true;
+    }
+  });
+  return done;
+}
+
 // V3 on NCHW rows of kV vectors (up to kMaxV3Vectors), the last one
 // masked: each row read once into registers, its mean, variance and
 // outputs from there, instead of RowSum, RowSqDev and an output loop
@@ -1438,28 +1453,6 @@ HWY_NOINLINE void V3NchwRows(const float* x, size_t channels, size_t spatial,
   }
 }
 
-// V3NchwRows for rows of 1 to kMaxV3Vectors vectors; false (nothing done)
-// otherwise.
-HWY_INLINE bool V3NchwShortRows(const float* x, size_t channels, size_t spatial, const float* scale,
-                                const float* shift, float eps, float* y) {
-  switch ((spatial + hn::Lanes(DF()) - 1) / hn::Lanes(DF())) {
-#define SYNOPS_V3_CASE(kV)                                      \
-  case kV:                                                      \
-    V3NchwRows<kV>(x, channels, spatial, scale, shift, eps, y); \
-    return true;
-    SYNOPS_V3_CASE(1)
-    SYNOPS_V3_CASE(2)
-    SYNOPS_V3_CASE(3)
-    SYNOPS_V3_CASE(4)
-    SYNOPS_V3_CASE(5)
-    SYNOPS_V3_CASE(6)
-    SYNOPS_V3_CASE(7)
-    SYNOPS_V3_CASE(8)
-#undef SYNOPS_V3_CASE
-    default:
-      return false;
-  }
-}
 #endif
 
 #if HWY_TARGET == HWY_AVX3
@@ -1517,7 +1510,11 @@ void NormalizeV3Hwy(const float* src, size_t batch, size_t channels, size_t spat
       }
 #endif
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-      if (V3NchwShortRows(x, channels, spatial, scale, shift, eps, y)) continue;
+      if (ForRowVectors<kMaxV3Vectors>((spatial + N - 1) / N, [&](auto v) HWY_ATTR {
+            V3NchwRows<decltype(v)::value>(x, channels, spatial, scale, shift, eps, y);
+          })) {
+        continue;
+      }
 #endif
       for (size_t c = 0; c < channels; ++c) {
         const float* xr = x + c * spatial;
@@ -1699,27 +1696,13 @@ HWY_NOINLINE void V4NchwRows(const float* x, size_t channels, size_t spatial, bo
   }
 }
 
-// V4NchwRows for rows of 1 to kMaxV4Vectors vectors; false (nothing done)
-// otherwise.
-HWY_INLINE bool V4NchwShortRows(const float* x, size_t channels, size_t spatial, bool norms,
-                                const float* shift, float* buf, float* y) {
-  switch ((spatial + hn::Lanes(DF()) - 1) / hn::Lanes(DF())) {
-#define SYNOPS_V4_CASE(kV)                                      \
-  case kV:                                                      \
-    V4NchwRows<kV>(x, channels, spatial, norms, shift, buf, y); \
-    return true;
-    SYNOPS_V4_CASE(1)
-    SYNOPS_V4_CASE(2)
-    SYNOPS_V4_CASE(3)
-    SYNOPS_V4_CASE(4)
-    SYNOPS_V4_CASE(5)
-    SYNOPS_V4_CASE(6)
-    SYNOPS_V4_CASE(7)
-    SYNOPS_V4_CASE(8)
-#undef SYNOPS_V4_CASE
-    default:
-      return false;
-  }
+// V4NchwRows for rows of up to kMaxV4Vectors vectors; false otherwise.
+HWY_INLINE bool V4NchwRowsOf(const float* x, size_t channels, size_t spatial, bool norms,
+                             const float* shift, float* buf, float* y) {
+  const size_t N = hn::Lanes(DF());
+  return ForRowVectors<kMaxV4Vectors>((spatial + N - 1) / N, [&](auto v) HWY_ATTR {
+    V4NchwRows<decltype(v)::value>(x, channels, spatial, norms, shift, buf, y);
+  });
 }
 #endif
 
@@ -1756,7 +1739,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
     float* y = dst + b * item;
     if (format == TensorFormat::kNchw) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-      if (!short_rows || !V4NchwShortRows(x, channels, spatial, true, shift, buf, y))
+      if (!short_rows || !V4NchwRowsOf(x, channels, spatial, true, shift, buf, y))
 #endif
         for (size_t c = 0; c < channels; ++c) buf[c] = RowSqDev(x + c * spatial, spatial, 0.0f);
     } else {
@@ -1789,7 +1772,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
       OutputPositionsForward(x, channels, spatial, buf, shift, y);
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
     } else if (format == TensorFormat::kNchw && short_rows) {
-      V4NchwShortRows(x, channels, spatial, false, shift, buf, y);
+      V4NchwRowsOf(x, channels, spatial, false, shift, buf, y);
 #endif
     } else if (format == TensorFormat::kNchw) {
       for (size_t c = channels; c-- > 0;) {
