@@ -11,7 +11,8 @@
 // * inner > 1: vectorized across inner, one cache line of each row (FP32)
 //   or 4 vectors (BF16) of columns at a time, then 1 vector, then a partial
 //   one, all three passes per column block; exps kept in dst (FP32) or an
-//   FP32 scratch (BF16).
+//   FP32 scratch (BF16). On AVX-512 up to 16 rows (count) of a column block
+//   are read once into registers instead (StridedInRegisters).
 // The exp is core/hwy_math-inl.h's ExpNonPositive (x - max <= 0), for BF16
 // ExpNonPositiveBf16.
 #undef HWY_TARGET_INCLUDE
@@ -22,6 +23,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "bf16/bf16_hwy-inl.h"
 #include "core/hwy_math-inl.h"
@@ -927,11 +929,119 @@ HWY_INLINE void Columns(DF d, const typename Tr::T* HWY_RESTRICT src, size_t cou
   }
 }
 
+#if HWY_TARGET <= HWY_AVX3
+// ---- inner > 1, few rows (AVX-512): each column block read once, into registers ----
+// The block's kC x kV vectors (kC = count) are loaded once, and their max,
+// exps, sum and scaled exps stay in registers, where Columns reads every
+// element three times and stores the exps between its passes (to dst, or
+// to ebuf for BF16). The same operations in the same order as Columns: the
+// same results. kV vectors of each row per block, 1 or 2 (LoadPair: BF16 as
+// an even/odd pair of one line, FP32 two lines); `n` valid lanes in a kPart
+// block (kV == 1).
+template <size_t kC, size_t kV, bool kPart, class Tr>
+HWY_INLINE void ColumnsInRegisters(DF d, const typename Tr::T* HWY_RESTRICT src, size_t inner,
+                                   size_t n, size_t ahead, typename Tr::T* HWY_RESTRICT dst) {
+  static_assert(kV == 1 || (kV == 2 && !kPart), "pairs are whole");
+  // The lines of a row the block reads (a BF16 vector is half a line).
+  constexpr size_t kLines =
+      HWY_MAX(size_t{1}, kV * HWY_MAX_BYTES / sizeof(float) * sizeof(typename Tr::T) / 64);
+  VF x[kC][kV];
+  hmath::Unroll<kC>([&](size_t c) HWY_ATTR __attribute__((always_inline)) {
+    const typename Tr::T* HWY_RESTRICT p = src + c * inner;
+    if constexpr (!kPart) PrefetchAhead<kLines>(p, ahead);
+    if constexpr (kV == 2) {
+      Tr::LoadPair(d, p, x[c][0], x[c][1]);
+    } else {
+      x[c][0] = kPart ? Tr::LoadPart(d, p, n) : Tr::Load(d, p);
+    }
+  });
+  VF m[kV], s[kV];
+  hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+    m[k] = x[0][k];
+    s[k] = hn::Zero(d);
+  });
+  hmath::Unroll<kC * kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    if (i >= kV) m[i % kV] = hn::Max(m[i % kV], x[i / kV][i % kV]);
+  });
+  hmath::Unroll<kC * kV>([&](size_t i) HWY_ATTR __attribute__((always_inline)) {
+    VF& e = x[i / kV][i % kV];
+    e = Exp<Tr>(d, hn::Sub(e, m[i % kV]));
+    s[i % kV] = hn::Add(s[i % kV], e);
+  });
+  hmath::Unroll<kV>([&](size_t k) HWY_ATTR __attribute__((always_inline)) {
+    s[k] = ReciprocalFor<Tr>(d, s[k]);
+  });
+  hmath::Unroll<kC>([&](size_t c) HWY_ATTR __attribute__((always_inline)) {
+    typename Tr::T* HWY_RESTRICT p = dst + c * inner;
+    if constexpr (kV == 2) {
+      Tr::StorePair(d, hn::Mul(x[c][0], s[0]), hn::Mul(x[c][1], s[1]), p);
+    } else if constexpr (kPart) {
+      Tr::StorePart(hn::Mul(x[c][0], s[0]), d, p, n);
+    } else {
+      Tr::Store(hn::Mul(x[c][0], s[0]), d, p);
+    }
+  });
+}
+
+// The most rows StridedInRegisters takes. Its blocks of 2 vectors a row
+// with the max, the sum and the exp's constants are more than the 32
+// vector registers from 11 rows (FP32) or 15 (BF16) on, but what GCC
+// spills costs less than Columns' three passes up to 16 rows, not beyond
+// (Zen 5, synbench us, inner 100 / 3136: FP32 16 rows 15.6 / 82 against
+// 15.8 / 85 with one vector a row; 20 rows 22.3 / 118 against Columns'
+// 21.3 / 111, 32 rows 47.5 / 228 against 35.9 / 195).
+constexpr size_t kMaxRegisterRows = 16;
+
+// Softmax over `kC` rows of every column of the slabs, a column block of
+// kV vectors at a time (ColumnsInRegisters), single vectors after them.
+template <size_t kC, class Tr>
+HWY_NOINLINE void StridedInRegisters(const typename Tr::T* src, size_t outer, size_t inner,
+                                     typename Tr::T* dst) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  // Two vectors of each row per block (FP32: two lines, BF16: one as an
+  // even/odd pair). One vector a row took 0.99-1.07x the time at 9 to 16
+  // rows in FP32 and 1.2-1.33x in BF16, whose single vectors are widened
+  // by a shuffle.
+  constexpr size_t kV = 2;
+  // One line two blocks ahead in each row (as Columns).
+  const size_t ahead = 2 * kV * lanes * sizeof(typename Tr::T);
+  for (size_t o = 0; o < outer; ++o) {
+    const typename Tr::T* s = src + o * kC * inner;
+    typename Tr::T* t = dst + o * kC * inner;
+    size_t i = 0;
+    for (; i + kV * lanes <= inner; i += kV * lanes) {
+      ColumnsInRegisters<kC, kV, false, Tr>(d, s + i, inner, lanes, ahead, t + i);
+    }
+    for (; i + lanes <= inner; i += lanes) {
+      ColumnsInRegisters<kC, 1, false, Tr>(d, s + i, inner, lanes, ahead, t + i);
+    }
+    if (i < inner) ColumnsInRegisters<kC, 1, true, Tr>(d, s + i, inner, inner - i, 0, t + i);
+  }
+}
+
+// StridedInRegisters<count> for 2 <= count <= kMaxRegisterRows; false
+// for other counts.
+template <class Tr, size_t... kIs>
+HWY_INLINE bool StridedFewRows(const typename Tr::T* src, size_t outer, size_t count, size_t inner,
+                               typename Tr::T* dst, std::index_sequence<kIs...>) {
+  return ((count == kIs + 2 ? (StridedInRegisters<kIs + 2, Tr>(src, outer, inner, dst), true)
+                            : false) ||
+          ...);
+}
+#endif  // HWY_TARGET <= HWY_AVX3
+
 template <class Tr>
 HWY_NOINLINE void Strided(const typename Tr::T* src, size_t outer, size_t count, size_t inner,
                           typename Tr::T* dst) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
+#if HWY_TARGET <= HWY_AVX3
+  if (StridedFewRows<Tr>(src, outer, count, inner, dst,
+                         std::make_index_sequence<kMaxRegisterRows - 1>())) {
+    return;
+  }
+#endif
   hwy::AlignedFreeUniquePtr<float[]> ebuf_storage;
   if constexpr (!std::is_same_v<Tr, F32>) {
     ebuf_storage = hwy::AllocateAligned<float>(count * (inner >= 4 * lanes ? 4 : 1) * lanes);

@@ -46,8 +46,11 @@ std::vector<Shape> Shapes() {
       shapes.push_back({outer, count, 1});
     }
   }
+  // AVX-512 keeps up to 16 rows of a column block in registers
+  // (StridedInRegisters, blocks of two vectors, then one, then a partial
+  // one): counts on both sides of that limit.
   for (size_t inner : {2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 129}) {
-    for (size_t count : {1, 2, 3, 10, 33}) shapes.push_back({2, count, inner});
+    for (size_t count : {1, 2, 3, 4, 8, 9, 10, 16, 17, 33}) shapes.push_back({2, count, inner});
   }
   return shapes;
 }
