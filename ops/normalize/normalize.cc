@@ -1,6 +1,11 @@
 #include "ops/normalize/normalize.h"
 
+#include <atomic>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "core/status.h"
 #include "ops/normalize/normalize_kernels.h"
@@ -155,5 +160,33 @@ absl::Status NormalizeLayerForward16bV2(const uint16_t* src, size_t batch, size_
   }
   return absl::OkStatus();
 }
+
+namespace normalize_internal {
+namespace {
+std::atomic<int> flat_periods_for_testing{-1};
+
+// An AMD or Hygon CPU: CPUID leaf 0's vendor, ebx "Auth" / "Hygo" (the test
+// core/cpu.cc makes for the AMD cache leaves).
+bool AmdCpu() {
+#if defined(__x86_64__)
+  unsigned eax, ebx, ecx, edx;
+  __cpuid(0, eax, ebx, ecx, edx);
+  return ebx == 0x68747541u || ebx == 0x6F677948u;
+#else
+  return false;
+#endif
+}
+}  // namespace
+
+bool FlatPeriods() {
+  static const bool amd = AmdCpu();
+  const int forced = flat_periods_for_testing.load(std::memory_order_relaxed);
+  return forced < 0 ? !amd : forced != 0;
+}
+
+void SetFlatPeriodsForTesting(int flat) {
+  flat_periods_for_testing.store(flat, std::memory_order_relaxed);
+}
+}  // namespace normalize_internal
 
 }  // namespace synops

@@ -734,9 +734,15 @@ HWY_INLINE void FewPositions(const float* x, size_t channels, size_t spatial, si
   // AVX2, best of 6 alternating rounds: V1 256ch 2845 -> 2266, 512ch 5459
   // -> 4521 (64 and 128 channels fit the L1d: rows); V2 256ch 3824 ->
   // 3475, 512ch 7947 -> 7150.
+  // Not on AMD cores (normalize_internal::FlatPeriods): on Zen 5 (AMD EPYC
+  // family 26 model 2) the rows ran faster, normalize_bench 7x7 NCHW, best
+  // of 6 alternating rounds, ns, flat -> rows: AVX-512 V1 256ch 1027 ->
+  // 1045, 512ch 2093 -> 1950, V2 256ch 1520 -> 1369, 512ch 3108 -> 2586;
+  // AVX2 V1 256ch 1245 -> 1076, 512ch 2532 -> 2075.
   const bool flat = FlatOnTarget(shift == nullptr) && N <= kMaxLanes &&
                     block == spatial && spatial % N != 0 && spatial <= kMaxFlatPositions &&
-                    channels * spatial * sizeof(float) > GetCacheSizes().l1d;
+                    channels * spatial * sizeof(float) > GetCacheSizes().l1d &&
+                    normalize_internal::FlatPeriods();
   const size_t periods = flat ? channels / N : 0;
   // The output pass's rows from the last channel back where the item fits
   // the L1d (OutputPositions): Zen 5, normalize_bench NCHW 7x7, ns, two

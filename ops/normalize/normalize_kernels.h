@@ -46,6 +46,13 @@ void NormalizeV4Ref(const float* src, size_t batch, size_t channels, size_t spat
 void Normalize16bV2Ref(const uint16_t* src, size_t batch, size_t channels, size_t spatial,
                        const float* scale, const float* shift, float eps, TensorFormat format,
                        float* buf, uint16_t* dst);
+// Whether NCHW items beyond the L1d whose rows of at most 64 positions are
+// not whole vectors run V1 and V2 as flat periods (normalize_hwy.cc's
+// FewPositions) instead of row passes: on Intel cores, not on AMD's, where
+// the row passes measured faster. SetFlatPeriodsForTesting(1 or 0) forces
+// either, -1 gives the choice back to the CPU.
+bool FlatPeriods();
+void SetFlatPeriodsForTesting(int flat);
 std::vector<Kernel<NormalizeV1Fn>> NormalizeV1HwyKernels();
 std::vector<Kernel<NormalizeFn>> NormalizeV2HwyKernels();
 std::vector<Kernel<NormalizeFn>> NormalizeV3HwyKernels();

@@ -278,17 +278,23 @@ TEST_P(NormalizeVariant, NhwcWholeVectorRows) {
 }
 
 // NCHW items beyond the L1d whose rows of up to 64 positions are not whole
-// vectors run as flat periods of N rows with AVX-512 (FewPositions): with
-// a 1 KiB L1d every item of the tails does, its whole periods flat and the
-// channels after them as rows, in place too.
-TEST_P(NormalizeVariant, FewPositionsFlat) {
+// vectors run as flat periods of N rows with AVX-512 (FewPositions) on
+// Intel cores, as rows on AMD's (normalize_internal::FlatPeriods): both
+// forced, with a 1 KiB L1d every item of the tails does (flat: its whole
+// periods flat and the channels after them as rows), in place too.
+TEST_P(NormalizeVariant, FewPositionsFlatAndRows) {
   const CacheSizes small_l1d = {size_t{1} << 10, size_t{1} << 30, 0};
   SetCacheSizesForTesting(&small_l1d);
   std::vector<size_t> rows;  // the row lengths of kSpatial up to 64
   for (size_t s : kSpatial) {
     if (s <= 64) rows.push_back(s);
   }
-  CheckNchwGrid(std::vector<size_t>(std::begin(kChannels), std::end(kChannels)), rows, 7);
+  for (int flat : {1, 0}) {
+    SCOPED_TRACE(flat ? "flat periods" : "rows");
+    normalize_internal::SetFlatPeriodsForTesting(flat);
+    CheckNchwGrid(std::vector<size_t>(std::begin(kChannels), std::end(kChannels)), rows, 7);
+  }
+  normalize_internal::SetFlatPeriodsForTesting(-1);
   SetCacheSizesForTesting(nullptr);
 }
 
