@@ -1,6 +1,7 @@
 // Differential fuzzer: random variant (V1, V1 across spatial, V2, V3, V4,
 // 16bV2), batch, shape, format, eps, in-place choice, dst alignment, data
-// (special values included) and, for a third, small detected caches; every
+// (special values included), for a third, small detected caches, and flat
+// periods or row passes for few positions (FlatPeriods); every
 // supported kernel against the reference within the propagated sum bounds
 // (normalize_accuracy.h).
 #include <algorithm>
@@ -58,6 +59,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bounds = NormalizeV2Bounds(src.data(), batch, c, s, scale.data(), shift.data(), eps, format);
   }
   const fuzz::SmallCaches caches(in);
+  // Flat periods or row passes for NCHW items with few positions
+  // (FlatPeriods: the CPU's choice, or either forced), whatever the CPU.
+  struct FlatChoice {
+    explicit FlatChoice(int flat) { SetFlatPeriodsForTesting(flat); }
+    ~FlatChoice() { SetFlatPeriodsForTesting(-1); }
+  } const flat_choice(in.Pick(3) - 1);
   const char* names[] = {"v1", "v1across", "v2", "v3", "v4", "v2_16b"};
   const std::string problem = absl::StrCat("normalize:", names[variant], ",b", batch, ",c", c, ",s", s,
                                            ",", FormatName(format), in_place ? ",inplace" : "",
