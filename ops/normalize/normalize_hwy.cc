@@ -1712,6 +1712,78 @@ HWY_INLINE bool V4NchwRowsOf(const float* x, size_t channels, size_t spatial, bo
 }
 #endif
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// AVX-512 (32 registers), NHWC rows of kMinV4RegVectors to
+// kMaxV4RegVectors whole vectors (80 to 256 FP32 channels): each pass
+// keeps its per-channel vectors in registers for the whole item, one
+// position at a time in memory order (or backwards), so the norms pass is
+// one load and one FMA per vector (RowsAccumulate loaded and stored the
+// sums every four positions, and GCC spilled its row pointers) and the
+// output pass two loads (x and shift; the factor stays in a register)
+// instead of three. At fewer than 5 vectors each position's FMAs would
+// wait on the previous position's (4 cycles of latency), slower than
+// RowsAccumulateInRegisters' four-position sums; rows of at most
+// kOutputRegVectors keep the shift in registers too (OutputColumns).
+// Zen 5 (AMD EPYC family 26 model 2), normalize_bench V4 NHWC, best of 6
+// alternating rounds, us: 256 x 14x14 4.09 -> 3.48 (V1 2.76), 256 x 16x16
+// 4.98 -> 3.88 (V1 3.66), 256 x 12x12 2.80 -> 2.58, 256 x 7x7 0.87 ->
+// 0.80, 128 x 7x7 0.31 -> 0.27.
+constexpr size_t kMinV4RegVectors = 5;
+constexpr size_t kMaxV4RegVectors = 16;
+
+// buf[c] = sum over the `spatial` rows of x[s, c]^2, rows of kV vectors.
+template <size_t kV, bool kBackward>
+HWY_NOINLINE void V4NhwcNormsInRegisters(const float* HWY_RESTRICT x, size_t spatial,
+                                         float* HWY_RESTRICT buf) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  VF a[kV];
+#pragma GCC unroll 16
+  for (size_t k = 0; k < kV; ++k) a[k] = hn::Zero(d);
+  for (size_t i = 0; i < spatial; ++i) {
+    const float* HWY_RESTRICT r = x + (kBackward ? spatial - 1 - i : i) * kV * N;
+#pragma GCC unroll 16
+    for (size_t k = 0; k < kV; ++k) {
+      const VF v = hn::LoadU(d, r + k * N);
+      a[k] = hn::MulAdd(v, v, a[k]);
+    }
+  }
+#pragma GCC unroll 16
+  for (size_t k = 0; k < kV; ++k) hn::StoreU(a[k], d, buf + k * N);
+}
+
+// y[s, c] = x[s, c] * factor[c] + shift[c] in memory order, rows of kV
+// vectors. x == y works.
+template <size_t kV>
+HWY_NOINLINE void V4NhwcOutputInRegisters(const float* x, size_t spatial,
+                                          const float* HWY_RESTRICT factor,
+                                          const float* HWY_RESTRICT shift, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  VF m[kV];
+#pragma GCC unroll 16
+  for (size_t k = 0; k < kV; ++k) m[k] = hn::LoadU(d, factor + k * N);
+  for (size_t s = 0; s < spatial; ++s, x += kV * N, y += kV * N) {
+#pragma GCC unroll 16
+    for (size_t k = 0; k < kV; ++k) {
+      hn::StoreU(hn::MulAdd(hn::LoadU(d, x + k * N), m[k], hn::LoadU(d, shift + k * N)), d,
+                 y + k * N);
+    }
+  }
+}
+
+// f(std::integral_constant<size_t, kV>()) for rows of kV =
+// `vectors` vectors, kMinV4RegVectors <= kV <= kMaxV4RegVectors; false
+// (f not called) otherwise.
+template <class F>
+HWY_INLINE bool ForV4RegVectors(size_t vectors, F&& f) {
+  if (vectors < kMinV4RegVectors) return false;
+  return ForRowVectors<kMaxV4RegVectors>(vectors, [&](auto v) HWY_ATTR {
+    if constexpr (decltype(v)::value >= kMinV4RegVectors) f(v);
+  });
+}
+#endif
+
 void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spatial,
                     const float* scale, const float* shift, float eps, TensorFormat format,
                     float* buf, float* dst) {
@@ -1736,6 +1808,17 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
   // faster and 64 x 28x28 3% slower, and at 784 KiB, 64 x 56x56, the
   // backward rows 5% slower).
   const bool backward_norms = forward && bytes <= 4 * GetCacheSizes().l1d;
+  const size_t N = hn::Lanes(d);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // Rows of whole vectors in registers (V4NhwcNormsInRegisters), forward
+  // beyond 1.5 L1d: backwards, their norms pass was slower than the L1d
+  // hits it left the output pass were worth (Zen 5, 48 KiB L1d, 256
+  // channels, best of 6 alternating rounds, backward / forward time: 7x7
+  // (50 KiB) 0.89, 8x8 0.93, 9x9 1.01, 10x10 1.02, 11x11 1.05, 12x12 1.06).
+  const bool in_registers = forward && channels % N == 0 && channels / N >= kMinV4RegVectors &&
+                            channels / N <= kMaxV4RegVectors;
+  const bool backward_registers = bytes <= GetCacheSizes().l1d + GetCacheSizes().l1d / 2;
+#endif
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
   // Rows of at most kMaxV4Vectors vectors with cached stores (V4NchwRows).
   const bool short_rows = spatial <= kMaxV4Vectors * hn::Lanes(d) && !stream;
@@ -1749,18 +1832,30 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
 #endif
         for (size_t c = 0; c < channels; ++c) buf[c] = RowSqDev(x + c * spatial, spatial, 0.0f);
     } else {
-      for (size_t c = 0; c < channels; ++c) buf[c] = 0.0f;
-      // Contiguous, in memory order or its reverse.
-      if (backward_norms) {
-        RowsAccumulate<kSq, true>(x, channels, spatial, channels, nullptr, buf);
-      } else {
-        RowsAccumulate<kSq>(x, channels, spatial, channels, nullptr, buf);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+      if (in_registers) {
+        ForV4RegVectors(channels / N, [&](auto v) HWY_ATTR {
+          if (backward_registers) {
+            V4NhwcNormsInRegisters<decltype(v)::value, true>(x, spatial, buf);
+          } else {
+            V4NhwcNormsInRegisters<decltype(v)::value, false>(x, spatial, buf);
+          }
+        });
+      } else  // NOLINT(readability/braces)
+#endif
+      {
+        for (size_t c = 0; c < channels; ++c) buf[c] = 0.0f;
+        // Contiguous, in memory order or its reverse.
+        if (backward_norms) {
+          RowsAccumulate<kSq, true>(x, channels, spatial, channels, nullptr, buf);
+        } else {
+          RowsAccumulate<kSq>(x, channels, spatial, channels, nullptr, buf);
+        }
       }
     }
     // The per-channel steps in vectors: a scalar sqrt per channel (its
     // latency, and errno's check) was a quarter of V4's time at 7x7.
     const VF one = hn::Set(d, 1.0f);
-    const size_t N = hn::Lanes(d);
     size_t c = 0;
     for (; c + N <= channels; c += N) hn::StoreU(hn::Sqrt(hn::LoadU(d, buf + c)), d, buf + c);
     for (; c < channels; ++c) buf[c] = std::sqrt(buf[c]);
@@ -1775,7 +1870,14 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
     // Otherwise the output pass runs backwards: the end of the tensor, read
     // last by the norms pass, is still cached.
     if (forward) {
-      OutputPositionsForward(x, channels, spatial, buf, shift, y);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+      // Wider than OutputColumns' rows in registers.
+      if (!in_registers || channels / N <= kOutputRegVectors ||
+          !ForV4RegVectors(channels / N, [&](auto v) HWY_ATTR {
+            V4NhwcOutputInRegisters<decltype(v)::value>(x, spatial, buf, shift, y);
+          }))
+#endif
+        OutputPositionsForward(x, channels, spatial, buf, shift, y);
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
     } else if (format == TensorFormat::kNchw && short_rows) {
       V4NchwRowsOf(x, channels, spatial, false, shift, buf, y);

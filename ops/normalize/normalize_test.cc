@@ -262,18 +262,27 @@ TEST_P(NormalizeVariant, AnyCacheSizes) {
 
 // NHWC rows of whole vectors keep V4's per-channel factor and shift in
 // registers in the output pass (OutputPositionsForward), up to eight
-// vectors at a time (wider rows in the L1 in column blocks): every multiple
-// of 4 channels up to 292 (AVX-512: up to 18 vectors, three blocks), in
-// place too.
+// vectors at a time (wider rows in the L1 in column blocks); with AVX-512,
+// rows of 5 to 16 vectors keep their sums, then their factors, in
+// registers for the whole item (V4NhwcNormsInRegisters, summed backwards
+// in an item of up to 1.5 L1d, else forwards: both, with the detected L1d
+// and a 1 KiB one): every multiple of 4 channels up to 292 (AVX-512: up
+// to 18 vectors, three blocks), in place too.
 TEST_P(NormalizeVariant, NhwcWholeVectorRows) {
-  for (const std::string& name : Supported()) {
-    for (size_t c = 4; c <= 292; c += 4) {
-      const Problem p(GetParam(), 1 + c % 2, c, 1 + c % 13, static_cast<uint32_t>(c));
-      for (bool in_place : {false, true}) {
-        CheckProblem(p, name, TensorFormat::kNhwc, in_place, c % 16);
-        if (HasFatalFailure()) return;
+  const CacheSizes small_l1d = {size_t{1} << 10, size_t{1} << 30, 0};
+  for (const CacheSizes* sizes : {static_cast<const CacheSizes*>(nullptr), &small_l1d}) {
+    SetCacheSizesForTesting(sizes);
+    for (const std::string& name : Supported()) {
+      for (size_t c = 4; c <= 292 && !HasFatalFailure(); c += 4) {
+        const Problem p(GetParam(), 1 + c % 2, c, 1 + c % 13, static_cast<uint32_t>(c));
+        for (bool in_place : {false, true}) {
+          CheckProblem(p, name, TensorFormat::kNhwc, in_place, c % 16);
+          if (HasFatalFailure()) break;
+        }
       }
     }
+    SetCacheSizesForTesting(nullptr);
+    if (HasFatalFailure()) return;
   }
 }
 
