@@ -669,6 +669,22 @@ HWY_INLINE size_t BlockPositions(size_t channels, size_t spatial, size_t min_byt
   return 0;
 }
 
+// Where FewPositionsBlock's last resort for V1, blocks the registers hold,
+// would not stay in the L1d between their two passes (a block's part of
+// every row beyond 3/4 of it) and the item is at most kChunk positions,
+// V1Nchw runs it as one chunk instead: each pass reads the item from
+// the L2 in memory order, not every block's part of each row, whose lines
+// the neighbouring blocks share. Zen 5 (AMD EPYC family 26 model 2, 48 KiB
+// L1d), AVX2, normalize_bench NCHW, best of 4 alternating rounds, blocks
+// -> one chunk: V1 256 x 14x14 (blocks of 56 positions, 56 KiB) 6.47 ->
+// 5.35 us (NHWC 4.51), 256 x 16x16 (64, 64 KiB) 7.15 -> 5.61, 256 x 12x12
+// (48, 48 KiB) 3.46 -> 3.25; 128 x 14x14 (56, 28 KiB, kept in blocks)
+// 2.62 -> 2.68 in one chunk. (V2's three passes in one chunk: 256 x 14x14 and 16x16 0.98-0.99
+// of the time in blocks, 256 x 12x12 1.12.)
+HWY_INLINE bool WholeItemChunk(size_t channels, size_t spatial, size_t block) {
+  return spatial <= kChunk && channels * block * sizeof(float) > GetCacheSizes().l1d / 4 * 3;
+}
+
 // The positions per call of FewPositions for NCHW items of V1 (v2 false)
 // or V2 (the same for every item of a batch): all of them where they are
 // few, else BlockPositions, else blocks of at most kMaxRegVectors vectors;
@@ -706,7 +722,8 @@ HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2) {
   // 256 x 14x14.)
   const size_t most = kMaxRegVectors * N;
   const size_t blocks = (spatial + most - 1) / most;
-  return ((spatial + blocks - 1) / blocks + N - 1) / N * N;
+  const size_t block = ((spatial + blocks - 1) / blocks + N - 1) / N * N;
+  return !v2 && WholeItemChunk(channels, spatial, block) ? 0 : block;
 }
 
 // Runs V1 (shift == nullptr) or V2 of one NCHW item in the L2 in calls of
@@ -800,6 +817,17 @@ HWY_INLINE void FewPositions(const float* x, size_t channels, size_t spatial, si
   }
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+
+// The positions per chunk of V1Nchw: ChunkPositions, or the whole item
+// where FewPositionsBlock left an item in the L2 to it (WholeItemChunk).
+HWY_INLINE size_t V1NchwChunk(size_t channels, size_t spatial) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
+  if (spatial <= kChunk && channels * spatial * sizeof(float) < RereadStreamingMinBytes()) {
+    return spatial;
+  }
+#endif
+  return ChunkPositions(channels, sizeof(float), 16);
+}
 
 // ---- V2 / 16bV2: mean and variance over the channels of a position ----
 
@@ -1192,7 +1220,7 @@ HWY_INLINE void V1Nchw(const float* x, size_t channels, size_t spatial,
   const size_t N = hn::Lanes(d);
   HWY_ALIGN float k[2][kChunk];
   const VF e = hn::Set(d, eps), one = hn::Set(d, 1.0f);
-  const size_t chunk = ChunkPositions(channels, sizeof(float), 16);
+  const size_t chunk = V1NchwChunk(channels, spatial);
   const size_t chunks = (spatial + chunk - 1) / chunk;
   for (size_t i = 0; i <= chunks; ++i) {
     // Accumulate chunk i (if any) into ka, output chunk i - 1 (if any) with ko.
