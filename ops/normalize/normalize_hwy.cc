@@ -1611,22 +1611,26 @@ constexpr size_t kOutputRegVectors = 8;
 #endif
 
 // `kV` vectors of channels at x, y of each of `spatial` rows `stride`
-// floats apart.
+// floats apart. Wider than kOutputRegVectors (AVX-512 V4 rows of up to 16
+// vectors, V4NhwcOutputInRegisters) only the factor stays in registers and
+// the shift is loaded with each vector.
 template <size_t kV>
 HWY_INLINE void OutputPositionsInRegisters(const float* x, size_t spatial, size_t stride,
                                            const float* factor, const float* shift, float* y) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  VF m[kV], sh[kV];
-#pragma GCC unroll 8
+  constexpr bool kShiftInRegisters = kV <= kOutputRegVectors;
+  VF m[kV], sh[kShiftInRegisters ? kV : 1];
+#pragma GCC unroll 16
   for (size_t k = 0; k < kV; ++k) {
     m[k] = hn::LoadU(d, factor + k * N);
-    sh[k] = hn::LoadU(d, shift + k * N);
+    if constexpr (kShiftInRegisters) sh[k] = hn::LoadU(d, shift + k * N);
   }
   for (size_t s = 0; s < spatial; ++s, x += stride, y += stride) {
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (size_t k = 0; k < kV; ++k) {
-      hn::StoreU(hn::MulAdd(hn::LoadU(d, x + k * N), m[k], sh[k]), d, y + k * N);
+      const VF shk = kShiftInRegisters ? sh[k] : hn::LoadU(d, shift + k * N);
+      hn::StoreU(hn::MulAdd(hn::LoadU(d, x + k * N), m[k], shk), d, y + k * N);
     }
   }
 }
@@ -1781,23 +1785,11 @@ HWY_NOINLINE void V4NhwcNormsInRegisters(const float* HWY_RESTRICT x, size_t spa
 }
 
 // y[s, c] = x[s, c] * factor[c] + shift[c] in memory order, rows of kV
-// vectors. x == y works.
+// vectors (OutputPositionsInRegisters over whole rows). x == y works.
 template <size_t kV>
-HWY_NOINLINE void V4NhwcOutputInRegisters(const float* x, size_t spatial,
-                                          const float* HWY_RESTRICT factor,
-                                          const float* HWY_RESTRICT shift, float* y) {
-  const DF d;
-  const size_t N = hn::Lanes(d);
-  VF m[kV];
-#pragma GCC unroll 16
-  for (size_t k = 0; k < kV; ++k) m[k] = hn::LoadU(d, factor + k * N);
-  for (size_t s = 0; s < spatial; ++s, x += kV * N, y += kV * N) {
-#pragma GCC unroll 16
-    for (size_t k = 0; k < kV; ++k) {
-      hn::StoreU(hn::MulAdd(hn::LoadU(d, x + k * N), m[k], hn::LoadU(d, shift + k * N)), d,
-                 y + k * N);
-    }
-  }
+HWY_NOINLINE void V4NhwcOutputInRegisters(const float* x, size_t spatial, const float* factor,
+                                          const float* shift, float* y) {
+  OutputPositionsInRegisters<kV>(x, spatial, kV * hn::Lanes(DF()), factor, shift, y);
 }
 
 // f(std::integral_constant<size_t, kV>()) for rows of kV =
