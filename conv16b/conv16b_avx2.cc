@@ -177,7 +177,10 @@ struct Avx2 {
   }
   // 16 values, one pack and one permute: [a0..3 b0..3 | a4..7 b4..7] ->
   // [a0..7 b0..7]. Out of line, as GCC left it before PackBf16 existed:
-  // inlined into the 6 x 2 GEMM tile it made the 3x3 stem 5% slower.
+  // inlined into the 6 x 2 GEMM tile it made the 3x3 stem 5% slower. One
+  // call per tile instead (its accumulators copied to the stack, the
+  // rounding constants set once) was 1.01-1.03x the time on the 1x1 layers
+  // and the stems (Zen 5, best of 6 alternating rounds): not kept.
   template <bool kRelu = false>
   __attribute__((noinline)) static void StoreBf16x2(uint16_t* p, T v0, T v1) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),

@@ -1116,7 +1116,12 @@ inline bool EvenOddAligned(const GemmRowF32Args& a) {
 // conv16b_bench with SYNOPS_MAX_ISA=avx2 on Zen 5, three alternating
 // rounds: 3x3 s2 576ch 14x14 57.0-57.8 -> 63.4-63.7 GFLOP/s, 96ch
 // 112x112 (beyond the L2) 58.3-59.3 -> 58.4-60.1; 64ch 14x14 (synbench,
-// in L1) 55 -> 59.
+// in L1) 55 -> 59. Not kept (Zen 5, best of 6 alternating rounds): the
+// weights pre-split into an FP32 even/odd copy (no split per tile) 1.01x
+// the time at 96ch 112x112 and 576ch 14x14, the same copy as the FMAs'
+// memory operands 1.35x (24 more loads per kernel row and pass); the
+// prefetch 2-4 tiles ahead instead of one, and each output row prefetching
+// the next row's new source rows, slower (0.85-0.95x the GFLOP/s).
 template <class V, class Sink, int M>
 void DepthwiseStride2EvenOddTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
