@@ -474,6 +474,9 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
         });
       }
     }
+    // (Tiles outer and chunks of 2-8 blocks inner, each tile's source read
+    // from the L2 once per chunk: slower, Zen 5, one binary, best of 3: 1x1
+    // 64->256 56x56 98 -> 93-98 GFLOP/s, 3x3 s2 stem 79 -> 74.)
     for (; nb < nb1; ++nb) row(kTiles, kM, a.weight + nb * block_stride, nb * 16);
   } else {
     // A 16-channel block is kPerBlock / kNV passes of kNV vectors.
@@ -1117,11 +1120,18 @@ inline bool EvenOddAligned(const GemmRowF32Args& a) {
 // rounds: 3x3 s2 576ch 14x14 57.0-57.8 -> 63.4-63.7 GFLOP/s, 96ch
 // 112x112 (beyond the L2) 58.3-59.3 -> 58.4-60.1; 64ch 14x14 (synbench,
 // in L1) 55 -> 59. Not kept (Zen 5, best of 6 alternating rounds): the
-// weights pre-split into an FP32 even/odd copy (no split per tile) 1.01x
-// the time at 96ch 112x112 and 576ch 14x14, the same copy as the FMAs'
-// memory operands 1.35x (24 more loads per kernel row and pass); the
+// weights pre-split into an FP32 even/odd copy (no split per tile),
+// measured together with an odd store of one AND instead of the shift,
+// 1.01x the time at 96ch 112x112 and 576ch 14x14; the same copy as the
+// FMAs' memory operands 1.35x (24 more loads per kernel row and pass); the
 // prefetch 2-4 tiles ahead instead of one, and each output row prefetching
-// the next row's new source rows, slower (0.85-0.95x the GFLOP/s).
+// the next row's new source rows, slower (0.85-0.95x the GFLOP/s). Also
+// slower (one binary, alternating rounds): each column's next channel line
+// prefetched 1-3 lines ahead (96ch 112x112 42 -> 40, 576ch 14x14 45 ->
+// 44); the row swept per 32 channels instead of per tile over all of them
+// (47 -> 44, 53 -> 47). The tile's rate with the source in the L2 is not
+// what 96ch 112x112 lacks: in one synbench binary, 96ch from 56x56 (600
+// KB) ran 55-58 GFLOP/s, from 112x112 (2.4 MB, beyond the L2) 46-48.
 template <class V, class Sink, int M>
 void DepthwiseStride2EvenOddTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1) {
   using T = typename V::T;
