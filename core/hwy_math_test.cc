@@ -91,6 +91,28 @@ bool LrnMathArray(const float* x, size_t n, float* y) {
   return false;
 #endif
 }
+// out[r] = the sum of the lanes of row r (rows[r * lanes ..], lanes rows)
+// by this target's many-row reduction (Reduce16 with an add, Reduce8Sum);
+// false where it has none.
+bool RowSums(const float* rows, float* out) {
+#if HWY_TARGET == HWY_AVX3
+  __m512 v[16];
+  for (size_t r = 0; r < 16; ++r) v[r] = _mm512_loadu_ps(rows + 16 * r);
+  _mm512_storeu_ps(out, hmath::Reduce16(v, [](__m512 a, __m512 b) HWY_ATTR {
+                     return _mm512_add_ps(a, b);
+                   }));
+  return true;
+#elif HWY_TARGET == HWY_AVX2
+  __m256 v[8];
+  for (size_t r = 0; r < 8; ++r) v[r] = _mm256_loadu_ps(rows + 8 * r);
+  _mm256_storeu_ps(out, hmath::Reduce8Sum(v));
+  return true;
+#else
+  (void)rows, (void)out;
+  return false;
+#endif
+}
+
 bool LrnLogArray(const float* x, size_t n, float* y) { return LrnMathArray<true>(x, n, y); }
 bool LrnExp2Array(const float* x, size_t n, float* y) { return LrnMathArray<false>(x, n, y); }
 
@@ -304,6 +326,29 @@ TEST(HwyMath, LrnExp2WithinShare) {
   ExpectWithinShare(
       {SYNOPS_HWY_KERNELS(LrnExp2Array)}, "2^x", {{0.0f, 125.0f}, {-0.0f, -125.0f}}, 17,
       [](double v) { return std::exp2(v); }, 1.4);
+}
+
+// Lane r of the reduction is row r's sum: integer lanes (exact sums), each
+// row's distinct, so a lane that took another row's sum or missed a lane
+// shows.
+TEST(HwyMath, RowReductionsPutEachRowInItsLane) {
+  using RowSumsFn = bool (*)(const float*, float*);
+  const std::vector<Kernel<RowSumsFn>> kernels = {SYNOPS_HWY_KERNELS(RowSums)};
+  int tested = 0;
+  for (const auto& k : kernels) {
+    if (!CpuSupports(k.isa)) continue;
+    float rows[16 * 16], out[16];
+    for (size_t i = 0; i < 16 * 16; ++i) rows[i] = static_cast<float>((i * 37) % 101);
+    if (!k.fn(rows, out)) continue;
+    ++tested;
+    const size_t lanes = k.isa == Isa::kAvx2 ? 8 : 16;
+    for (size_t r = 0; r < lanes; ++r) {
+      float want = 0.0f;
+      for (size_t j = 0; j < lanes; ++j) want += rows[r * lanes + j];
+      EXPECT_EQ(out[r], want) << k.name << " row " << r;
+    }
+  }
+  if (CpuSupports(Isa::kAvx2)) EXPECT_GT(tested, 0);
 }
 
 }  // namespace
