@@ -180,7 +180,12 @@ struct Avx2 {
   // inlined into the 6 x 2 GEMM tile it made the 3x3 stem 5% slower. One
   // call per tile instead (its accumulators copied to the stack, the
   // rounding constants set once) was 1.01-1.03x the time on the 1x1 layers
-  // and the stems (Zen 5, best of 6 alternating rounds): not kept.
+  // and the stems (Zen 5, best of 6 alternating rounds): not kept. Nor
+  // was the pack and permute itself the cost: without them (the rounded
+  // halves ORed into 32-bit words, what weights packed in even/odd channel
+  // order would allow; the probe stored the channels out of order), 1x1
+  // 64->256 56x56 took 0.98x and then 1.05x the time in two runs of 6 and 8
+  // alternating rounds (Zen 5).
   template <bool kRelu = false>
   __attribute__((noinline)) static void StoreBf16x2(uint16_t* p, T v0, T v1) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),

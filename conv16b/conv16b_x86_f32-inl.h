@@ -476,7 +476,11 @@ void GemmBlocks(const GemmRowF32Args& a, size_t nb0, size_t nb1) {
     }
     // (Tiles outer and chunks of 2-8 blocks inner, each tile's source read
     // from the L2 once per chunk: slower, Zen 5, one binary, best of 3: 1x1
-    // 64->256 56x56 98 -> 93-98 GFLOP/s, 3x3 s2 stem 79 -> 74.)
+    // 64->256 56x56 98 -> 93-98 GFLOP/s, 3x3 s2 stem 79 -> 74.) Each tile
+    // costs about 3 to 4 K steps more than its FMAs: AVX2 1x1 C->256 56x56
+    // on Zen 5, synbench, two rounds, GFLOP/s by C: 32 93.5-95, 64 101-102,
+    // 128 105.5-107, 256 106-107. Two merged rows instead of three (a
+    // call's source then fits the L1d): 64->256 1.00-1.01x the time.
     for (; nb < nb1; ++nb) row(kTiles, kM, a.weight + nb * block_stride, nb * 16);
   } else {
     // A 16-channel block is kPerBlock / kNV passes of kNV vectors.
@@ -1053,7 +1057,11 @@ void DepthwiseSlideTile(const GemmRowF32Args& a, size_t x0, size_t c0, size_t c1
       // The next tile's columns, once per 64-byte line of each (32
       // channels): Zen 5, conv16b_bench AVX2 3x3 s2 96ch 112x112, three
       // alternating rounds, 55.5-56.2 -> 58.3-59.0 GFLOP/s (for every
-      // vector of 8 channels 54; from the L2, 96ch 56x56, 3% slower).
+      // vector of 8 channels 54; from the L2, 96ch 56x56, 3% slower). The
+      // next tile's dst lines prefetched as well (prefetcht0, one per
+      // 64-byte line, here and in DepthwiseStride2EvenOddTile, for every
+      // tile): every AVX2 depthwise row 1.12-1.27x the time (Zen 5, one
+      // binary, best of 5 alternating rounds), in the L2 or beyond.
       if (next && ((c - c0) & 31) == 0) PrefetchColumns(base, S * M * csb, csb, kColumns);
       const float* w = a.weight + ky * K * channels + c;
       T wv[K];

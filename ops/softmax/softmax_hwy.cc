@@ -499,6 +499,8 @@ HWY_NOINLINE void FewColumns(const typename Tr::T* src, size_t rows, typename Tr
 }
 
 // ---- inner == 1, rows of at most 4 vectors: in registers. ----
+// (AVX2 rows of 5 to 8 vectors this way were slower than LongRow: Zen 5,
+// softmax_bench 392x49 FP32 1.19x the time two rows at a time, 2.1x one.)
 
 // kRows consecutive rows of n elements, each kVecs vectors, the last one
 // holding n - (kVecs-1)*L (1..L) elements. Two rows at a time: each row is
@@ -683,7 +685,12 @@ HWY_NOINLINE void Rows16(const typename Tr::T* src, size_t rows, size_t count,
 // and more go two at a time through RowsInRegisters instead (Zen 5 core,
 // synbench outer4000: count 48 38 against 49-50 us, 49 46 against 50-51,
 // 64 46 against 65-66; count 17 and 33 Rows16 17 against 31 and 32-33
-// against 39; BF16 Rows16 as fast or faster for every count).
+// against 39; BF16 Rows16 as fast or faster for every count). Not on AVX2:
+// the same blocks of 8 rows (Reduce8 for the max and the sum) took, Zen 5,
+// synbench outer4000 FP32, one round: count 25 and 41 0.86x and 0.85x the
+// time of the paths they replaced, 17 and 33 1.04-1.06x, 49, 57 and 64
+// 1.31-2.1x (LongRow); softmax_bench 392x49, best of 5 alternating rounds,
+// 1.29-1.33x in FP32 and BF16.
 template <class Tr>
 HWY_INLINE size_t SixteenRows(const typename Tr::T* src, size_t rows, size_t count,
                               typename Tr::T* dst) {
