@@ -91,6 +91,7 @@ bool LrnMathArray(const float* x, size_t n, float* y) {
   return false;
 #endif
 }
+
 // out[r] = the sum of the lanes of row r (rows[r * lanes ..], lanes rows)
 // by this target's many-row reduction (Reduce16 with an add, Reduce8Sum);
 // false where it has none.
