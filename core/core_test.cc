@@ -103,17 +103,23 @@ TEST(Cpu, CacheSizesAreDetected) {
 }
 
 // The extended leaves as an AMD EPYC (Zen 5) guest answered them (its
-// 0x8000001D was empty), and an Intel CPU's (0x80000005 reserved).
+// 0x8000001D was empty), and an Intel CPU's (0x80000005 reserved, EDX of
+// 0x80000006 reserved).
 TEST(Cpu, CacheSizesFromExtendedLeaves) {
   const uint32_t ecx5 = 0x300C0140u;  // 48 KiB, 12-way, 1 line per tag, 64-byte lines
   const uint32_t ecx6 = 0x04006140u;  // 1024 KiB, ..., 64-byte lines
-  const CacheSizes amd = CacheSizesFromExtendedLeaves(ecx5, ecx6, true);
+  const uint32_t edx6 = 0x0FE09140u;  // 1016 x 512 KiB (the package), ..., 64-byte lines
+  const CacheSizes amd = CacheSizesFromExtendedLeaves(ecx5, ecx6, edx6, true);
   EXPECT_EQ(amd.l1d, size_t{48} << 10);
   EXPECT_EQ(amd.l2, size_t{1} << 20);
-  EXPECT_EQ(amd.l3, 0u);
-  const CacheSizes intel = CacheSizesFromExtendedLeaves(0, 0x08006040u, false);
+  EXPECT_EQ(amd.l3, kDefaultCacheSizes.l3);  // at most the default
+  // An L3 below the default as it is (4 MiB), none as none.
+  EXPECT_EQ(CacheSizesFromExtendedLeaves(ecx5, ecx6, 0x00209140u, true).l3, size_t{4} << 20);
+  EXPECT_EQ(CacheSizesFromExtendedLeaves(ecx5, ecx6, 0, true).l3, 0u);
+  const CacheSizes intel = CacheSizesFromExtendedLeaves(0, 0x08006040u, edx6, false);
   EXPECT_EQ(intel.l1d, 0u);
   EXPECT_EQ(intel.l2, size_t{2} << 20);
+  EXPECT_EQ(intel.l3, 0u);
 }
 
 // The thresholds follow the caches: a core with 1 MiB of L2 and one with

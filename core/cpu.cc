@@ -1,5 +1,6 @@
 #include "core/cpu.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <string>
@@ -136,17 +137,19 @@ CacheSizes DeterministicCaches(const Regs& vendor) {
   return c;
 }
 
-// DeterministicCaches, with the extended leaves' L1d and L2 where it found
-// none (an AMD EPYC guest answered 0x8000001D with type 0 at subleaf 0 and
-// 0x80000005/6 with 48 KiB and 1 MiB).
+// DeterministicCaches, with the extended leaves' sizes of the levels it
+// found none of (an AMD EPYC guest answered 0x8000001D with type 0 at
+// subleaf 0 and 0x80000005/6 with 48 KiB, 1 MiB and 508 MiB).
 CacheSizes DetectCaches() {
   const Regs vendor = Cpuid(0, 0);
   CacheSizes c = DeterministicCaches(vendor);
-  if ((c.l1d == 0 || c.l2 == 0) && Cpuid(0x80000000u, 0).eax >= 0x80000006u) {
-    const CacheSizes e = CacheSizesFromExtendedLeaves(
-        Cpuid(0x80000005u, 0).ecx, Cpuid(0x80000006u, 0).ecx, AmdCacheLeaves(vendor));
+  if ((c.l1d == 0 || c.l2 == 0 || c.l3 == 0) && Cpuid(0x80000000u, 0).eax >= 0x80000006u) {
+    const Regs r6 = Cpuid(0x80000006u, 0);
+    const CacheSizes e = CacheSizesFromExtendedLeaves(Cpuid(0x80000005u, 0).ecx, r6.ecx, r6.edx,
+                                                      AmdCacheLeaves(vendor));
     if (c.l1d == 0) c.l1d = e.l1d;
     if (c.l2 == 0) c.l2 = e.l2;
+    if (c.l3 == 0) c.l3 = e.l3;
   }
   c.l3_beats_streaming = AmdCacheLeaves(vendor) && c.l3 != 0;
   return c;
@@ -198,10 +201,13 @@ std::atomic<const CacheSizes*> g_cache_override{nullptr};
 
 }  // namespace
 
-CacheSizes CacheSizesFromExtendedLeaves(uint32_t ecx5, uint32_t ecx6, bool amd) {
+CacheSizes CacheSizesFromExtendedLeaves(uint32_t ecx5, uint32_t ecx6, uint32_t edx6, bool amd) {
   CacheSizes c;
-  if (amd) c.l1d = static_cast<size_t>(ecx5 >> 24) << 10;
   c.l2 = static_cast<size_t>(ecx6 >> 16) << 10;
+  if (amd) {
+    c.l1d = static_cast<size_t>(ecx5 >> 24) << 10;
+    c.l3 = std::min(static_cast<size_t>(edx6 >> 18) << 19, kDefaultCacheSizes.l3);
+  }
   return c;
 }
 

@@ -57,15 +57,20 @@ struct CacheSizes {
 // Detected once: CPUID leaf 4 (Intel) or 0x8000001D (AMD) on x86, where a
 // hypervisor leaves those empty the extended leaves 0x80000005/6
 // (CacheSizesFromExtendedLeaves), sysfs (/sys/devices/system/cpu/cpu0/cache)
-// elsewhere; a level not found takes kDefaultCacheSizes' value;
-// l3_beats_streaming on AMD and Hygon CPUs with an L3. Or the sizes set by
-// SetCacheSizesForTesting.
+// elsewhere; an L1d or L2 not found takes kDefaultCacheSizes' value (an L3
+// not found stays 0); l3_beats_streaming on AMD and Hygon CPUs with an L3.
+// Or the sizes set by SetCacheSizesForTesting.
 CacheSizes GetCacheSizes();
-// The L1d and L2 sizes of CPUID 0x80000005 ECX[31:24] (KiB, AMD only;
-// reserved on Intel) and 0x80000006 ECX[31:16] (KiB); zero where a field is
-// zero. The L3 field of 0x80000006 is not used: on an EPYC guest it reported
-// the whole package (508 MiB), not the core's share.
-CacheSizes CacheSizesFromExtendedLeaves(uint32_t ecx5, uint32_t ecx6, bool amd);
+// The sizes of CPUID 0x80000005 and 0x80000006: the L1d of 0x80000005
+// ECX[31:24] (KiB, AMD only; reserved on Intel), the L2 of 0x80000006
+// ECX[31:16] (KiB) and, AMD only, the L3 of 0x80000006 EDX[31:18] (512 KiB
+// units) at most kDefaultCacheSizes.l3; zero where a field is zero. An AMD
+// EPYC (Zen 5) guest reported the whole package's L3 there (508 MiB), not
+// the 32 MiB its core shares, but an L3 all the same: cached stores of 6.4
+// MiB ran 1.3x faster than streaming ones there (normalize_bench BM_Copy
+// 60-62 us, BM_CopyStream 79-80), so its kernels take the L3 paths up to
+// the default's 8 MiB instead of streaming from half the L2.
+CacheSizes CacheSizesFromExtendedLeaves(uint32_t ecx5, uint32_t ecx6, uint32_t edx6, bool amd);
 inline constexpr CacheSizes kDefaultCacheSizes = {size_t{32} << 10, size_t{1} << 20,
                                                   size_t{8} << 20};
 // Tests: makes GetCacheSizes return `sizes` (nullptr: the detected sizes again).

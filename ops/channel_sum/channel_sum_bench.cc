@@ -1,4 +1,4 @@
-// Every channel_sum kernel at L1-, L2- and DRAM-sized inputs and a 7x7 layer
+// Every channel_sum kernel at L1-, L2-, L3- and DRAM-sized inputs and a 7x7 layer
 // (512 channels, 49 KiB), both formats, next to BM_Copy and BM_ReadOnly of
 // the same input size, and BM_WidenSum: the ALU work an exact sum of the same
 // bytes needs, the bound in the cache (a quarter of the read rate with
@@ -110,6 +110,7 @@ const Shape kShapes[] = {
     {"L1", 64, 128},       // 16 KiB
     {"L2", 256, 128},      // 64 KiB
     {"7x7", 512, 49},      // 49 KiB
+    {"L3", 512, 4096},     // 4 MiB: beyond any L2, in an L3
     {"DRAM", 512, 65536},  // 64 MiB
 };
 
