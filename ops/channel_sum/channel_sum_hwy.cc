@@ -267,7 +267,14 @@ HWY_INLINE void SumFewChannelsNhwc(const uint16_t* HWY_RESTRICT src, size_t chan
 // best of 4 alternating rounds, ns: 512 x 7x7 584 -> 493, AVX2's
 // SumShortRows8 755 -> 670; 256 x 128 2% less). (The last 32 elements of
 // each row loaded whole and the summed ones masked off by an AND, as
-// SumShortRows8 does, timed the same as the masked tail loads.)
+// SumShortRows8 does, timed the same as the masked tail loads.) Not kept
+// (Zen 5 guest, one binary, variants switched per benchmark): the 16 rows
+// read one after another, each row's vectors by a loop (memory order):
+// 256 x 128 (64 KiB) 596-611 -> 523-527 ns in one run, but 719 -> 813
+// in a run 10 minutes later, and always slower at 64 x 128 (87 -> 119-122)
+// and 512 x 7x7 (497 -> 528); the same memory order fully unrolled read
+// 609 at 256 x 128 against the interleaved order's 611, so the order of
+// the loads is not what the loop changed.
 HWY_NOINLINE void SumShortRows16(const uint16_t* HWY_RESTRICT src, size_t n, size_t groups,
                                  float* HWY_RESTRICT sum) {
   const size_t full = n / 32;
