@@ -1744,6 +1744,84 @@ HWY_INLINE bool V4NchwRowsOf(const float* x, size_t channels, size_t spatial, bo
 }
 #endif
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+// V4's output pass on NCHW rows of more than kMaxV4Vectors vectors in an
+// item that fits the L2: y = x * buf[c] + shift[c] with cached stores, in
+// memory order, each row's last vector masked (OutputRow's last elements
+// went one by one). Backwards, the rows the norms pass left in the L1d came
+// first, but the rest of the item came from the L2 in descending rows,
+// slower than in memory order: Zen 5 (AMD EPYC family 26 model 2), 1 MiB L2,
+// normalize_bench NCHW, one binary, 4 alternating rounds, best time
+// against the backward pass: 256 x 14x14 0.79 (AVX-512) and 0.79 (AVX2),
+// 256 x 12x12 0.84 and 0.83, 256 x 16x16 0.79 and 0.78, 128 x 14x14 0.86
+// and 0.84, 64 x 28x28 0.89 and 0.82, 64 x 56x56 (784 KiB) 0.90 and 0.97.
+HWY_NOINLINE void V4NchwOutputForward(const float* x, size_t channels, size_t spatial,
+                                      const float* HWY_RESTRICT buf,
+                                      const float* HWY_RESTRICT shift, float* y) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t whole = spatial / N * N;
+  const auto last = hn::FirstN(d, spatial - whole);
+  for (size_t c = 0; c < channels; ++c) {
+    const float* HWY_RESTRICT r = x + c * spatial;
+    float* w = y + c * spatial;  // may be r: each vector is read before it is written
+    const VF m = hn::Set(d, buf[c]), sh = hn::Set(d, shift[c]);
+    for (size_t s = 0; s < whole; s += N) {
+      hn::StoreU(hn::MulAdd(hn::LoadU(d, r + s), m, sh), d, w + s);
+    }
+    if (whole < spatial) {
+      hn::BlendedStore(hn::MulAdd(hn::MaskedLoad(last, d, r + whole), m, sh), last, d, w + whole);
+    }
+  }
+}
+#endif
+
+#if HWY_TARGET == HWY_AVX3
+// V4's norms pass on NCHW rows with AVX-512: buf[c] = the sum of squares
+// of row c, 16 rows at a time, each row's vectors (the last one masked)
+// into two accumulators and the 16 rows' lanes added side by side
+// (LaneSums: Reduce16), instead of a horizontal sum per row and, for rows
+// of more than kMaxV4Vectors vectors, a scalar last part. Zen 5,
+// normalize_bench NCHW, same method, best time against V4NchwRows'
+// and RowSqDev's sums: 7x7 with 64 to 512 channels 0.91-0.96; 256 x
+// 14x14 0.94 and 64 x 28x28 0.96 (both with the forward output pass);
+// 56x56 0.94-1.03. With AVX2 (Reduce8Sum) the same ran 1.04-1.15 on the
+// long rows: AVX2 keeps the row sums.
+HWY_NOINLINE void V4NchwNormsGrouped(const float* x, size_t channels, size_t spatial,
+                                     float* HWY_RESTRICT buf) {
+  const DF d;
+  constexpr size_t kN = hn::MaxLanes(DF());
+  const size_t N = hn::Lanes(d);
+  const size_t whole = spatial / N * N;
+  const auto last = hn::FirstN(d, spatial - whole);
+  size_t c = 0;
+  for (; c + kN <= channels; c += kN) {
+    VF v[kN];
+    hmath::Unroll<kN>([&](size_t p) HWY_ATTR __attribute__((always_inline)) {
+      const float* HWY_RESTRICT r = x + (c + p) * spatial;
+      VF a0 = hn::Zero(d), a1 = hn::Zero(d);
+      size_t s = 0;
+      for (; s + 2 * N <= whole; s += 2 * N) {
+        const VF u0 = hn::LoadU(d, r + s), u1 = hn::LoadU(d, r + s + N);
+        a0 = hn::MulAdd(u0, u0, a0);
+        a1 = hn::MulAdd(u1, u1, a1);
+      }
+      if (s < whole) {
+        const VF u = hn::LoadU(d, r + s);
+        a0 = hn::MulAdd(u, u, a0);
+      }
+      if (whole < spatial) {
+        const VF u = hn::MaskedLoad(last, d, r + whole);
+        a1 = hn::MulAdd(u, u, a1);
+      }
+      v[p] = hn::Add(a0, a1);
+    });
+    hn::StoreU(LaneSums(v), d, buf + c);
+  }
+  for (; c < channels; ++c) buf[c] = RowSqDev(x + c * spatial, spatial, 0.0f);
+}
+#endif
+
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 // AVX-512 (32 registers), NHWC rows of kMinV4RegVectors to
 // kMaxV4RegVectors whole vectors (80 to 256 FP32 channels): each pass
@@ -1847,10 +1925,14 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
     const float* x = src + b * item;
     float* y = dst + b * item;
     if (format == TensorFormat::kNchw) {
+#if HWY_TARGET == HWY_AVX3
+      V4NchwNormsGrouped(x, channels, spatial, buf);
+#else
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
       if (!short_rows || !V4NchwRowsOf(x, channels, spatial, true, shift, buf, y))
 #endif
         for (size_t c = 0; c < channels; ++c) buf[c] = RowSqDev(x + c * spatial, spatial, 0.0f);
+#endif
     } else {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
       if (in_registers) {
@@ -1901,6 +1983,8 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
     } else if (format == TensorFormat::kNchw && short_rows) {
       V4NchwRowsOf(x, channels, spatial, false, shift, buf, y);
+    } else if (format == TensorFormat::kNchw && !stream && bytes <= GetCacheSizes().l2) {
+      V4NchwOutputForward(x, channels, spatial, buf, shift, y);
 #endif
     } else if (format == TensorFormat::kNchw) {
       for (size_t c = channels; c-- > 0;) {
