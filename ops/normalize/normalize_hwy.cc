@@ -1706,13 +1706,13 @@ HWY_INLINE void OutputPositionsForward(const float* x, size_t channels, size_t s
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // masked loads and stores never fault
 // V4 on NCHW rows of kV vectors (up to kMaxV4Vectors), the last one
 // masked, unrolled: buf[c] = the sum of squares of row c (norms), or y =
-// x * buf[c] + shift[c] (!norms, the last channel first: its rows are the
-// ones the norms pass left in the L1d), instead of loops over each row's
-// vectors and a scalar last element. Zen 5 (AMD EPYC family 26 model 2),
-// normalize_bench NCHW 7x7, best of 4 alternating rounds, time against
-// the loops: 64 and 128 channels 0.83-0.87 (AVX-512 and AVX2), 256 and
-// 512 0.96-1.04. Rows of 9 to 16 AVX-512 vectors (12x12 to 16x16) ran
-// 1.03-1.09: they keep the loops.
+// x * buf[c] + shift[c] (!norms; in an item that fits the L1d the last
+// channel first: its rows are the ones the norms pass left there), instead
+// of loops over each row's vectors and a scalar last element. Zen 5 (AMD
+// EPYC family 26 model 2), normalize_bench NCHW 7x7, best of 4
+// alternating rounds, time against the loops: 64 and 128 channels
+// 0.83-0.87 (AVX-512 and AVX2), 256 and 512 0.96-1.04. Rows of 9 to 16
+// AVX-512 vectors (12x12 to 16x16) ran 1.03-1.09: they keep the loops.
 constexpr size_t kMaxV4Vectors = 8;
 template <size_t kV>
 HWY_NOINLINE void V4NchwRows(const float* x, size_t channels, size_t spatial, bool norms,
@@ -1732,7 +1732,13 @@ HWY_NOINLINE void V4NchwRows(const float* x, size_t channels, size_t spatial, bo
     }
     return;
   }
-  for (size_t c = channels; c-- > 0;) {
+  // The last channel first where the item fits the L1d, else in memory
+  // order, as V1's and V2's rows (FewPositions): Zen 5, one binary, 5
+  // alternating rounds, best time forward / backward, AVX-512 and AVX2:
+  // 512 x 7x7 0.89 and 0.87, 256 x 7x7 (1.04 L1d) 0.99 and 0.93.
+  const bool forward = channels * spatial * sizeof(float) > GetCacheSizes().l1d;
+  for (size_t i = 0; i < channels; ++i) {
+    const size_t c = forward ? i : channels - 1 - i;
     const float* HWY_RESTRICT r = x + c * spatial;
     float* w = y + c * spatial;  // may be r: each vector is read before it is written
     const VF m = hn::Set(d, buf[c]), sh = hn::Set(d, shift[c]);
