@@ -1800,8 +1800,13 @@ void PlanarRowToF32V(const void* src, bool f32, size_t plane, size_t channels, s
 // accumulators (ADDPS 3-4 x 2 on Zen, 4 x 1 on Intel, where MULPS and
 // ADDPS share two ports), each with its own product, so the loop runs as
 // many multiplies as adds like the kernel; x and y are hidden from the
-// compiler every iteration so no product is hoisted. Returns the
-// FLOPs performed.
+// compiler every iteration so no product is hoisted. Each unfused product
+// multiplies an x loaded from memory, as the kernels' do: with x in
+// registers, two-operand SSE copied x before each MULPS, and on a Zen 5
+// core ("AMD EPYC" family 26 model 2) those copies held the loop to 37
+// GFLOP/s while the SSE4.1 GEMM rows ran at up to 43 (from memory: 53-58;
+// a standalone copy of both loops, 2026-12-07). Returns the FLOPs
+// performed.
 template <class V>
 uint64_t Peak(uint64_t iterations) {
   using T = typename V::T;
@@ -1809,19 +1814,26 @@ uint64_t Peak(uint64_t iterations) {
   T acc[kAcc];
 #pragma GCC unroll 12
   for (int j = 0; j < kAcc; ++j) acc[j] = V::Set1(static_cast<float>(j));
-  T x[4] = {V::Set1(1.0f), V::Set1(0.5f), V::Set1(0.25f), V::Set1(0.125f)};
+  T x = V::Set1(1.0f);
+  alignas(64) float xs[4][V::kLanes];
+  for (int k = 0; k < 4; ++k) {
+    for (int l = 0; l < V::kLanes; ++l) xs[k][l] = 1.0f / static_cast<float>(1 << k);
+  }
+  const float* xp = &xs[0][0];
   T y[2] = {V::Set1(0.999f), V::Set1(0.998f)};
   for (uint64_t i = 0; i < iterations; ++i) {
     if constexpr (V::kFused) {
       // 12 accumulators + x + y: 14 of the 16 registers.
-      __asm__("" : "+x"(x[0]), "+x"(y[0]));
+      __asm__("" : "+x"(x), "+x"(y[0]));
 #pragma GCC unroll 12
-      for (int j = 0; j < kAcc; ++j) acc[j] = V::MulAdd(x[0], y[0], acc[j]);
+      for (int j = 0; j < kAcc; ++j) acc[j] = V::MulAdd(x, y[0], acc[j]);
     } else {
-      // 8 accumulators + 4 x + 2 y: 8 different products.
-      __asm__("" : "+x"(x[0]), "+x"(x[1]), "+x"(x[2]), "+x"(x[3]), "+x"(y[0]), "+x"(y[1]));
+      // 8 accumulators + 2 y, 8 different products of 4 x in memory.
+      __asm__("" : "+r"(xp), "+x"(y[0]), "+x"(y[1]));
 #pragma GCC unroll 8
-      for (int j = 0; j < kAcc; ++j) acc[j] = V::MulAdd(x[j % 4], y[j / 4], acc[j]);
+      for (int j = 0; j < kAcc; ++j) {
+        acc[j] = V::MulAdd(V::Load(xp + (j % 4) * V::kLanes), y[j / 4], acc[j]);
+      }
     }
   }
   T sum = acc[0];
