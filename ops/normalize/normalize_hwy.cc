@@ -1801,10 +1801,10 @@ HWY_NOINLINE void V4NchwOutputForward(const float* x, size_t channels, size_t sp
 // (LaneSums: Reduce16), instead of a horizontal sum per row and, for rows
 // of more than kMaxV4Vectors vectors, a scalar last part. Zen 5,
 // normalize_bench NCHW, same method, best time against V4NchwRows'
-// and RowSqDev's sums: 7x7 with 64 to 512 channels 0.91-0.96; 256 x
-// 14x14 0.94 and 64 x 28x28 0.96 (both with the forward output pass);
-// 56x56 0.94-1.03. With AVX2 (Reduce8Sum) the same ran 1.04-1.15 on the
-// long rows: AVX2 keeps the row sums.
+// and RowSqDev's sums: 7x7 with 64 to 256 channels 0.89-0.96, 512
+// 0.94 and 1.02 in two runs; 256 x 14x14 0.94 and 64 x 28x28 0.96 (both
+// with the forward output pass); 56x56 0.94-1.03. With AVX2 (Reduce8Sum)
+// the same ran 1.04-1.15 on the long rows: AVX2 keeps the row sums.
 HWY_NOINLINE void V4NchwNormsGrouped(const float* x, size_t channels, size_t spatial,
                                      float* HWY_RESTRICT buf) {
   const DF d;
