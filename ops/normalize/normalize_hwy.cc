@@ -1914,7 +1914,8 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
   // 56x56 (784 KiB) took 17.1-17.8 us against 21.4-21.6 streamed
   // backwards).
   const size_t bytes = item * sizeof(float);
-  const bool forward = format == TensorFormat::kNhwc && bytes <= GetCacheSizes().l2;
+  const bool in_l2 = bytes <= GetCacheSizes().l2;
+  const bool forward = format == TensorFormat::kNhwc && in_l2;
   const bool stream = src != dst && !forward && SecondPassStreams(bytes, bytes);
   // Such an item of at most 4 L1d sizes has its norms summed backwards, so
   // that the output pass starts on the rows the norms pass read last, still
@@ -2001,7 +2002,7 @@ void NormalizeV4Hwy(const float* src, size_t batch, size_t channels, size_t spat
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
     } else if (format == TensorFormat::kNchw && short_rows) {
       V4NchwRowsOf(x, channels, spatial, false, shift, buf, y);
-    } else if (format == TensorFormat::kNchw && !stream && bytes <= GetCacheSizes().l2) {
+    } else if (format == TensorFormat::kNchw && !stream && in_l2) {
       V4NchwOutputForward(x, channels, spatial, buf, shift, y);
 #endif
     } else if (format == TensorFormat::kNchw) {
