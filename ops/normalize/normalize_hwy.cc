@@ -639,10 +639,12 @@ HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t stride,
 // `bytes` of each of `rows` rows `stride` bytes apart. An x86 L1d has 64
 // sets of 64-byte lines (4 KiB a way, indexed within the page): a stride
 // of a multiple of 4 KiB puts every row's block in the same sets.
-HWY_INLINE bool BlockFitsL1dSets(size_t rows, size_t stride, size_t bytes) {
+HWY_INLINE bool BlockFitsL1dSets(size_t rows, size_t stride, size_t bytes,
+                                  bool line_aligned = false) {
   constexpr size_t kSets = 64, kLine = 64;
   const size_t most = HWY_MAX(size_t{1}, GetCacheSizes().l1d / (kSets * kLine) * 3 / 4);
-  const size_t lines = (bytes + kLine - 1) / kLine + 1;  // + 1: any alignment
+  // + 1: any alignment
+  const size_t lines = (bytes + kLine - 1) / kLine + (line_aligned ? 0 : 1);
   uint32_t count[kSets] = {};
   for (size_t r = 0; r < rows; ++r) {
     const size_t first = r * stride / kLine;
@@ -685,14 +687,48 @@ HWY_INLINE bool WholeItemChunk(size_t channels, size_t spatial, size_t block) {
   return spatial <= kChunk && channels * block * sizeof(float) > GetCacheSizes().l1d / 4 * 3;
 }
 
+// Whether every row of `spatial` floats of src and dst starts at a 64-byte
+// cache line boundary (items too: an item is whole rows).
+HWY_INLINE bool LineRows(const float* src, const float* dst, size_t spatial) {
+  constexpr size_t kLine = 64;
+  return spatial * sizeof(float) % kLine == 0 && reinterpret_cast<uintptr_t>(src) % kLine == 0 &&
+         reinterpret_cast<uintptr_t>(dst) % kLine == 0;
+}
+
 // The positions per call of FewPositions for NCHW items of V1 (v2 false)
-// or V2 (the same for every item of a batch): all of them where they are
-// few, else BlockPositions, else blocks of at most kMaxRegVectors vectors;
+// or V2 (the same for every item of a batch): with AVX-512, V1's rows of
+// whole lines (line_rows: LineRows) in blocks of one line; all of them
+// where they are few, else BlockPositions, else blocks of at most
+// kMaxRegVectors vectors;
 // 0 where FewPositions does not run (items of RereadStreamingMinBytes and
 // more, which V1Nchw and V2Nchw stream).
-HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2) {
+HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2,
+                                   bool line_rows = false) {
   const size_t N = hn::Lanes(DF());
   if (spatial == 0 || channels * spatial * sizeof(float) >= RereadStreamingMinBytes()) return 0;
+#if HWY_TARGET == HWY_AVX3
+  // V1 on rows of whole cache lines with src and dst at line boundaries
+  // (LineRows), for an item beyond the L1d: blocks of one line of every
+  // row while such a block fits half the L1d, so that the output pass
+  // reads the block the sums just read from the L1d, and no line is shared
+  // with the next block. Zen 5 (AMD EPYC family 26 model 2, 48 KiB L1d),
+  // normalize_bench V1 NCHW AVX-512, 10 alternating rounds, best / median
+  // time against the blocks below: 256 x 12x12 (one block of 9 vectors)
+  // 0.85 / 0.85, 64 x 28x28 (blocks of 96 positions) 0.78 / 0.79; blocks
+  // of 2 or 3 lines, and rows that are not whole lines (128 and 256 x
+  // 14x14: blocks of 16 positions on 784-byte rows), ran slower than the
+  // blocks below. AVX2's two-vector blocks were 0.87 at 256 x 12x12 but
+  // 1.06 at 64 x 28x28, V2's 0.90 and 0.97: both keep the blocks below.
+  // (Not measured on Intel cores.)
+  if (!v2 && line_rows) {
+    constexpr size_t kLine = 64;
+    const size_t l1d = GetCacheSizes().l1d;
+    if (channels * spatial * sizeof(float) > l1d && channels * kLine <= l1d / 2 &&
+        BlockFitsL1dSets(channels, spatial * sizeof(float), kLine, /*line_aligned=*/true)) {
+      return kLine / sizeof(float);
+    }
+  }
+#endif
   if (spatial <= kMaxRegVectors * N) return spatial;
   // Emerald Rapids, normalize_bench NCHW, best of 8 alternating rounds,
   // ns, chunks -> blocks: 64 x 28x28 V1 AVX-512 9530 -> 7911, AVX2
@@ -1267,7 +1303,8 @@ void NormalizeV1Hwy(const float* src, size_t batch, size_t channels, size_t spat
 #endif
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2  // as FewPositions
   const size_t few = format == TensorFormat::kNchw && !across_spatial
-                         ? FewPositionsBlock(channels, spatial, /*v2=*/false)
+                         ? FewPositionsBlock(channels, spatial, /*v2=*/false,
+                                             LineRows(src, dst, spatial))
                          : 0;
 #endif
   for (size_t b = 0; b < batch; ++b) {

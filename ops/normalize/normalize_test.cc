@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <iostream>
@@ -101,13 +102,27 @@ struct Problem {
   }
 };
 
-// Runs kernel `name` of the problem's variant; in place if `in_place`.
-// Returns false (after a test failure) if the kernel does not exist.
+// `misalign` for src and dst both at 64-byte (cache line) boundaries.
+constexpr size_t kLineAligned = ~size_t{0};
+
+// The first element of `v` at a 64-byte boundary (v has 15 elements of
+// slack; its allocation is at least 4-byte aligned).
+template <class T>
+T* LineAlignedIn(T* v) {
+  const size_t off = (64 - reinterpret_cast<uintptr_t>(v) % 64) % 64;
+  return v + off / sizeof(T);
+}
+
+// Runs kernel `name` of the problem's variant; in place if `in_place`;
+// dst `misalign` elements past the buffer's start, or (kLineAligned, FP32
+// variants) src and dst at 64-byte boundaries.
 void RunKernel(const Problem& p, const std::string& name, TensorFormat f, bool in_place,
                size_t misalign, std::vector<float>* got32, std::vector<uint16_t>* got16,
                bool* guards_ok) {
+  const bool aligned = misalign == kLineAligned;
   std::vector<float> buf(p.c + 1);
   if (p.variant == 5) {
+    ASSERT_FALSE(aligned) << "FP32 variants only";
     GuardedBuffer<uint16_t> out(p.size() + misalign);
     uint16_t* dst = out.data() + misalign;
     const uint16_t* src = p.src16.data();
@@ -118,10 +133,16 @@ void RunKernel(const Problem& p, const std::string& name, TensorFormat f, bool i
     got16->assign(dst, dst + p.size());
     return;
   }
-  GuardedBuffer<float> out(p.size() + misalign);
-  float* dst = out.data() + misalign;
+  GuardedBuffer<float> out(p.size() + (aligned ? 15 : misalign));
+  float* dst = aligned ? LineAlignedIn(out.data()) : out.data() + misalign;
+  std::vector<float> line_src(aligned ? p.size() + 15 : 0);
   const float* src = p.src.data();
-  if (in_place) std::memcpy(dst, src, p.size() * 4), src = dst;
+  if (in_place) {
+    std::memcpy(dst, src, p.size() * 4), src = dst;
+  } else if (aligned) {
+    float* at = LineAlignedIn(line_src.data());
+    std::memcpy(at, src, p.size() * 4), src = at;
+  }
   if (p.variant <= 1) {
     NormalizeV1Kernels().Find(name)->fn(src, p.batch, p.c, p.s, p.scale.data(), p.eps,
                                         p.variant == 1, f, buf.data(), dst);
@@ -148,7 +169,9 @@ void CheckProblem(const Problem& p, const std::string& name, TensorFormat f, boo
   const auto m = p.variant == 5 ? normalize_internal::CheckBf16(got16, want, bounds)
                                 : normalize_internal::CheckFp32(got32, want, bounds);
   ASSERT_FALSE(m) << name << " " << p.Name(f) << (in_place ? " in place" : "")
-                  << " misalign=" << misalign << ": " << m->ToString();
+                  << (misalign == kLineAligned ? " line-aligned"
+                                               : " misalign=" + std::to_string(misalign))
+                  << ": " << m->ToString();
 }
 
 // Kernel names of a variant's table, and whether the CPU runs it.
@@ -349,6 +372,38 @@ TEST_P(NormalizeVariant, NhwcPositionBlocks) {
           const Problem p(GetParam(), 1 + s % 2, c, s, static_cast<uint32_t>(c * 7 + s));
           for (bool in_place : {false, true}) {
             CheckProblem(p, name, TensorFormat::kNhwc, in_place, s % 16);
+            if (HasFatalFailure()) break;
+          }
+          if (HasFatalFailure()) break;
+        }
+        if (HasFatalFailure()) break;
+      }
+      if (HasFatalFailure()) break;
+    }
+    SetCacheSizesForTesting(nullptr);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// NCHW items beyond the L1d whose rows are whole cache lines, with src and
+// dst at line boundaries: with AVX-512, V1 runs them in blocks of one line
+// of every row while that block fits half the L1d (FewPositionsBlock).
+// With the detected caches and with an 8 KiB L1d (blocks of up to 64
+// channels), rows of 1 to 196 lines (12x12, 20x20, 28x28, 56x56) and of
+// 1024 positions (every row in the same L1d sets: no line blocks), a
+// batch of 2, in place too.
+TEST_P(NormalizeVariant, NchwLineBlocks) {
+  if (GetParam() == 5) GTEST_SKIP() << "FP32 variants only";
+  const CacheSizes l1d_8k = {size_t{8} << 10, size_t{1} << 20, 0};
+  for (const CacheSizes* sizes : {static_cast<const CacheSizes*>(nullptr), &l1d_8k}) {
+    SetCacheSizesForTesting(sizes);
+    for (const std::string& name : Supported()) {
+      for (size_t c : {1, 5, 33, 64, 100, 256, 385}) {
+        for (size_t s : {16, 144, 400, 784, 1024, 3136}) {
+          if (c * s > (size_t{1} << 18)) continue;
+          const Problem p(GetParam(), 1 + (c + s) % 2, c, s, static_cast<uint32_t>(c * 5 + s));
+          for (bool in_place : {false, true}) {
+            CheckProblem(p, name, TensorFormat::kNchw, in_place, kLineAligned);
             if (HasFatalFailure()) break;
           }
           if (HasFatalFailure()) break;
