@@ -635,15 +635,18 @@ HWY_NOINLINE void V2FewPositions(const float* x, size_t channels, size_t stride,
       y);
 }
 
+// The cache line of x86 cores, in bytes.
+constexpr size_t kLine = 64;
+
 // Whether no set of the L1d holds more than 3/4 of its ways of a block of
 // `bytes` of each of `rows` rows `stride` bytes apart. An x86 L1d has 64
 // sets of 64-byte lines (4 KiB a way, indexed within the page): a stride
 // of a multiple of 4 KiB puts every row's block in the same sets.
 HWY_INLINE bool BlockFitsL1dSets(size_t rows, size_t stride, size_t bytes,
                                   bool line_aligned = false) {
-  constexpr size_t kSets = 64, kLine = 64;
+  constexpr size_t kSets = 64;
   const size_t most = HWY_MAX(size_t{1}, GetCacheSizes().l1d / (kSets * kLine) * 3 / 4);
-  // + 1: any alignment
+  // One more line unless each block starts on a line: any alignment.
   const size_t lines = (bytes + kLine - 1) / kLine + (line_aligned ? 0 : 1);
   uint32_t count[kSets] = {};
   for (size_t r = 0; r < rows; ++r) {
@@ -690,7 +693,6 @@ HWY_INLINE bool WholeItemChunk(size_t channels, size_t spatial, size_t block) {
 // Whether every row of `spatial` floats of src and dst starts at a 64-byte
 // cache line boundary (items too: an item is whole rows).
 HWY_INLINE bool LineRows(const float* src, const float* dst, size_t spatial) {
-  constexpr size_t kLine = 64;
   return spatial * sizeof(float) % kLine == 0 && reinterpret_cast<uintptr_t>(src) % kLine == 0 &&
          reinterpret_cast<uintptr_t>(dst) % kLine == 0;
 }
@@ -721,7 +723,6 @@ HWY_INLINE size_t FewPositionsBlock(size_t channels, size_t spatial, bool v2,
   // 1.06 at 64 x 28x28, V2's 0.90 and 0.97: both keep the blocks below.
   // (Not measured on Intel cores.)
   if (!v2 && line_rows) {
-    constexpr size_t kLine = 64;
     const size_t l1d = GetCacheSizes().l1d;
     if (channels * spatial * sizeof(float) > l1d && channels * kLine <= l1d / 2 &&
         BlockFitsL1dSets(channels, spatial * sizeof(float), kLine, /*line_aligned=*/true)) {
