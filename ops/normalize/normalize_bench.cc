@@ -1,5 +1,5 @@
 // Every normalize kernel (V1, V1 across spatial, V2, V3, V4, 16bV2), both
-// formats, on 64..512 channels x 56x56 to 7x7 positions, batch 1, next to
+// formats, on 64..512 channels x 112x112 to 7x7 positions, batch 1, next to
 // BM_Copy of one FP32 tensor of the same size. 256 channels at 12x12, 14x14
 // and 16x16: NCHW rows of 9, 12.25 and 16 cache lines (14x14's rows start
 // mid-line).
@@ -42,11 +42,11 @@ struct Shape {
   const char* hw;
 };
 
-const Shape kShapes[] = {{64, 56 * 56, "56x56"},  {128, 56 * 56, "56x56"}, {256, 56 * 56, "56x56"},
-                         {512, 56 * 56, "56x56"}, {64, 28 * 28, "28x28"},  {128, 14 * 14, "14x14"},
-                         {256, 14 * 14, "14x14"}, {256, 16 * 16, "16x16"}, {256, 12 * 12, "12x12"},
-                         {64, 7 * 7, "7x7"},      {128, 7 * 7, "7x7"},     {256, 7 * 7, "7x7"},
-                         {512, 7 * 7, "7x7"}};
+const Shape kShapes[] = {{64, 112 * 112, "112x112"}, {64, 56 * 56, "56x56"},   {128, 56 * 56, "56x56"},
+                         {256, 56 * 56, "56x56"},    {512, 56 * 56, "56x56"},   {64, 28 * 28, "28x28"},
+                         {128, 14 * 14, "14x14"},    {256, 14 * 14, "14x14"},   {256, 16 * 16, "16x16"},
+                         {256, 12 * 12, "12x12"},    {64, 7 * 7, "7x7"},        {128, 7 * 7, "7x7"},
+                         {256, 7 * 7, "7x7"},        {512, 7 * 7, "7x7"}};
 
 // Registers one benchmark; `run` calls the kernel once.
 template <typename Run>
