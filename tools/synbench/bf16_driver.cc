@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "bf16/bf16.h"
 #include "bf16/bf16_kernels.h"
+#include "core/aligned.h"
 #include "testing/tolerance.h"
 #include "tools/synbench/driver.h"
 
@@ -150,9 +151,9 @@ class Bf16Driver : public OpDriver {
  private:
   Mode mode_ = Mode::kToBf16;
   size_t n_ = 0, height_ = 0, width_ = 0, elem_ = 0, chunk_ = 0;
-  std::vector<float> f32_, out32_;
-  std::vector<uint16_t> h16_, out16_, want16_;
-  std::vector<uint8_t> bytes_in_, bytes_out_, bytes_want_;
+  AlignedVector<float> f32_, out32_;
+  AlignedVector<uint16_t> h16_, out16_, want16_;
+  AlignedVector<uint8_t> bytes_in_, bytes_out_, bytes_want_;
 };
 
 const bool kRegistered = RegisterOp(

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "core/aligned.h"
 #include "ops/channel_sum/channel_sum_check.h"
 #include "ops/channel_sum/channel_sum_kernels.h"
 #include "testing/tolerance.h"
@@ -56,8 +57,8 @@ class ChannelSumDriver : public OpDriver {
  private:
   size_t channels_ = 0, spatial_ = 0;
   TensorFormat format_ = TensorFormat::kNchw;
-  std::vector<uint16_t> src_;
-  std::vector<float> want_, got_;
+  AlignedVector<uint16_t> src_;
+  AlignedVector<float> want_, got_;
   std::vector<double> bound_;
 };
 

@@ -3,6 +3,7 @@
 #include <random>
 #include <vector>
 
+#include "core/aligned.h"
 #include "ops/eltwise/eltwise_check.h"
 #include "ops/eltwise/eltwise_kernels.h"
 #include "testing/tolerance.h"
@@ -29,7 +30,7 @@ class EltwiseDriver : public OpDriver {
     in_place_ = p.Has("inplace");
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> dist(0.5f, 2.0f);
-    inputs_.assign(count_, std::vector<float>(n_));
+    inputs_.assign(count_, AlignedVector<float>(n_));
     for (auto& v : inputs_) {
       for (float& x : v) x = dist(rng);
     }
@@ -55,7 +56,7 @@ class EltwiseDriver : public OpDriver {
   CheckResult Check(const std::string& kernel) override {
     work_[0] = inputs_[0];
     Run(kernel);
-    const std::vector<float>& got = in_place_ ? work_[0] : got_;
+    const AlignedVector<float>& got = in_place_ ? work_[0] : got_;
     CheckResult r;
     r.bound_fraction = eltwise_check::BoundFraction(op_, got, want_);
     const std::optional<testing::Mismatch> m = eltwise_check::Check(op_, got, want_);
@@ -73,7 +74,7 @@ class EltwiseDriver : public OpDriver {
   }
 
  private:
-  static std::vector<const float*> Pointers(const std::vector<std::vector<float>>& v) {
+  static std::vector<const float*> Pointers(const std::vector<AlignedVector<float>>& v) {
     std::vector<const float*> p;
     for (const auto& x : v) p.push_back(x.data());
     return p;
@@ -82,9 +83,9 @@ class EltwiseDriver : public OpDriver {
   EltwiseOp op_ = EltwiseOp::kSum;
   size_t count_ = 0, n_ = 0;
   bool in_place_ = false;
-  std::vector<std::vector<float>> inputs_, work_;
+  std::vector<AlignedVector<float>> inputs_, work_;
   std::vector<const float*> work_ptrs_;
-  std::vector<float> weight_, want_, got_;
+  AlignedVector<float> weight_, want_, got_;
 };
 
 const bool kRegistered = RegisterOp(

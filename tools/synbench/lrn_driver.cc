@@ -4,6 +4,7 @@
 #include <random>
 #include <vector>
 
+#include "core/aligned.h"
 #include "ops/lrn/lrn_accuracy.h"
 #include "ops/lrn/lrn_kernels.h"
 #include "testing/tolerance.h"
@@ -59,7 +60,7 @@ class LrnDriver : public OpDriver {
   size_t channels_ = 0, spatial_ = 0, half_ = 2;
   TensorFormat format_ = TensorFormat::kNchw;
   const float k_[3] = {1.0f, 2e-5f, -0.75f};
-  std::vector<float> src_, want_, got_;
+  AlignedVector<float> src_, want_, got_;
   std::vector<double> bounds_;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "core/aligned.h"
 #include "ops/normalize/normalize_accuracy.h"
 #include "ops/normalize/normalize_kernels.h"
 #include "testing/tolerance.h"
@@ -155,8 +156,8 @@ class NormalizeDriver : public OpDriver {
   TensorFormat format_ = TensorFormat::kNchw;
   bool in_place_ = false;
   float eps_ = 1e-5f;
-  std::vector<float> src_, scale_, shift_, buf_, want_, got_;
-  std::vector<uint16_t> src16_, got16_;
+  AlignedVector<float> src_, scale_, shift_, buf_, want_, got_;
+  AlignedVector<uint16_t> src16_, got16_;
   std::vector<double> bounds_;
 };
 

@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "core/aligned.h"
 #include "ops/shuffle/shuffle_kernels.h"
 #include "testing/tolerance.h"
 #include "tools/synbench/driver.h"
@@ -78,7 +79,7 @@ class ShuffleDriver : public OpDriver {
   size_t c0_ = 0, c1_ = 0, spatial_ = 0;
   int type_ = 0;
   TensorFormat format_ = TensorFormat::kNchw;
-  std::vector<float> src0_, src1_, want0_, want1_, got0_, got1_;
+  AlignedVector<float> src0_, src1_, want0_, want1_, got0_, got1_;
 };
 
 const bool kRegistered = RegisterOp(

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bf16/bf16.h"
+#include "core/aligned.h"
 #include "ops/softmax/softmax_check.h"
 #include "ops/softmax/softmax_kernels.h"
 #include "testing/tolerance.h"
@@ -87,8 +88,8 @@ class SoftmaxDriver : public OpDriver {
  private:
   size_t outer_ = 0, count_ = 0, inner_ = 0;
   bool bf16_ = false;
-  std::vector<float> src_, want_, got_;
-  std::vector<uint16_t> src16_, got16_;
+  AlignedVector<float> src_, want_, got_;
+  AlignedVector<uint16_t> src16_, got16_;
   std::vector<double> bound_;
 };
 

@@ -4,6 +4,7 @@
 #include <random>
 #include <vector>
 
+#include "core/aligned.h"
 #include "ops/tiled_scale/tiled_scale_kernels.h"
 #include "testing/tolerance.h"
 #include "tools/synbench/driver.h"
@@ -55,7 +56,7 @@ class TiledScaleDriver : public OpDriver {
   CheckResult Check(const std::string& kernel) override {
     work_ = src_;
     Run(kernel);
-    const std::vector<float>& got = in_place_ ? work_ : got_;
+    const AlignedVector<float>& got = in_place_ ? work_ : got_;
     CheckResult r;
     if (auto m = testing::CompareBitExactOrNan(got, want_)) {
       r.ok = false;
@@ -75,7 +76,7 @@ class TiledScaleDriver : public OpDriver {
   size_t c_ = 0, h_ = 0, w_ = 0;
   TensorFormat format_ = TensorFormat::kNchw;
   bool in_place_ = false;
-  std::vector<float> src_, ver_, hor_, want_, work_, got_;
+  AlignedVector<float> src_, ver_, hor_, want_, work_, got_;
 };
 
 const bool kRegistered = RegisterOp(

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/aligned.h"
 #include "ops/unary/unary.h"
 #include "ops/unary/unary_accuracy.h"
 #include "ops/unary/unary_kernels.h"
@@ -70,7 +71,7 @@ class UnaryDriver : public OpDriver {
  private:
   UnaryOp op_ = UnaryOp::kAbs;
   size_t n_ = 0;
-  std::vector<float> src_, ref_, got_;
+  AlignedVector<float> src_, ref_, got_;
 };
 
 const bool kRegistered = RegisterOp(
