@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "bf16/bf16.h"
+#include "core/aligned.h"
 #include "fuzz/harness.h"
 #include "ops/normalize/normalize.h"
 #include "ops/normalize/normalize_accuracy.h"
@@ -73,18 +73,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // dst `misalign` elements past a 64-byte (cache line) boundary; src
   // (where not in place) at one: with misalign 0 both are line-aligned, as
   // frameworks allocate (V1's NCHW line blocks, FewPositionsBlock).
-  const auto line_aligned = [](auto* p) {
-    using T = std::remove_pointer_t<decltype(p)>;
-    return p + (64 - reinterpret_cast<uintptr_t>(p) % 64) % 64 / sizeof(T);
-  };
-  std::vector<float> out(n + 16 + misalign), src_line(n + 16);
-  std::vector<uint16_t> out16(n + 32 + misalign), src16_line(n + 32);
-  float* dst = line_aligned(out.data()) + misalign;
-  uint16_t* dst16 = line_aligned(out16.data()) + misalign;
-  float* src_at = line_aligned(src_line.data());
-  uint16_t* src16_at = line_aligned(src16_line.data());
-  std::memcpy(src_at, src.data(), n * 4);
-  std::memcpy(src16_at, src16.data(), n * 2);
+  AlignedVector<float> out(n + misalign), src_line(src.begin(), src.end());
+  AlignedVector<uint16_t> out16(n + misalign), src16_line(src16.begin(), src16.end());
+  float* dst = out.data() + misalign;
+  uint16_t* dst16 = out16.data() + misalign;
+  const float* src_at = src_line.data();
+  const uint16_t* src16_at = src16_line.data();
   auto check = [&](const char* kernel) {
     const auto m = variant == 5 ? CheckBf16(absl::MakeConstSpan(dst16, n), want, bounds)
                                 : CheckFp32(absl::MakeConstSpan(dst, n), want, bounds);
